@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layers, bottom to top: C wrappers (`CLibPQ`, `CMicroHTTPD`) → pure domain (`Registry`) →
+/// adapters (`RegistryPostgres`, `HTTPServer`) → handlers (`RegistryAPI`) → the executable.
+let package = Package(
+    name: "schema-registry",
+    products: [
+        .executable(name: "schema-registry", targets: ["schema-registry"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "CMicroHTTPD",
+            linkerSettings: [.linkedLibrary("microhttpd")]
+        ),
+        .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "RegistryPostgres", dependencies: ["Registry", "CLibPQ"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "RegistryAPI", dependencies: ["Registry", "HTTPServer"]),
+        .executableTarget(
+            name: "schema-registry",
+            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI"]
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "TestSupport"]),
+        .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,74 @@
+/// An account: the owner of applications and API tokens.
+public struct Account: Sendable, Equatable {
+    public let id: Int64
+    public let name: String
+    public init(id: Int64, name: String) { self.id = id; self.name = name }
+}
+
+/// An application, addressed by its public code (`XXXXX-XXXXX`) and owned by one account.
+public struct Application: Sendable, Equatable {
+    public let id: Int64
+    public let code: String
+    public let name: String
+    public let accountID: Int64
+    /// RFC 3339 UTC creation time.
+    public let created: String
+    public init(id: Int64, code: String, name: String, accountID: Int64, created: String) {
+        self.id = id
+        self.code = code
+        self.name = name
+        self.accountID = accountID
+        self.created = created
+    }
+}
+
+/// An API token's public record: never the secret, only its id and dates.
+public struct TokenRecord: Sendable, Equatable {
+    public let id: Int64
+    public let accountID: Int64
+    public let created: String
+    public let revoked: String?
+    public init(id: Int64, accountID: Int64, created: String, revoked: String?) {
+        self.id = id
+        self.accountID = accountID
+        self.created = created
+        self.revoked = revoked
+    }
+}
+
+/// One published, immutable schema version.
+public struct SchemaVersion: Sendable, Equatable {
+    public let applicationCode: String
+    public let attributesType: String
+    public let version: Int32
+    /// The published `jsonSchema` text, byte for byte.
+    public let jsonSchema: String
+    /// RFC 3339 UTC, e.g. `2026-09-01T10:00:00Z`.
+    public let created: String
+
+    public init(applicationCode: String, attributesType: String, version: Int32, jsonSchema: String, created: String) {
+        self.applicationCode = applicationCode
+        self.attributesType = attributesType
+        self.version = version
+        self.jsonSchema = jsonSchema
+        self.created = created
+    }
+}
+
+/// Which version a publish asks for.
+public enum VersionRequest: Sendable, Equatable {
+    /// One more than the highest version ever published for the type (deleted ones included).
+    case nextFree
+    case explicit(Int32)
+}
+
+/// Where a list page starts: strictly after this (type, version) in list order
+/// (type ascending in byte order, version descending).
+public struct ListCursor: Sendable, Equatable {
+    public let attributesType: String
+    public let version: Int32
+    public init(attributesType: String, version: Int32) {
+        self.attributesType = attributesType
+        self.version = version
+    }
+}

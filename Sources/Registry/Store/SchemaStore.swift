@@ -1,0 +1,32 @@
+/// What the registry needs from storage. Calls block the calling thread (each HTTP worker owns
+/// its request until it answers), and every failure is a `RegistryError`: storage
+/// unavailability is `.unavailable` (503, code 14), never a hang.
+///
+/// Correctness under concurrency is the implementation's job and must come from the database,
+/// because several replicas share one store.
+public protocol SchemaStore: Sendable {
+    /// The account owning the live (unrevoked) token with this SHA-256 hash, or nil.
+    func accountID(forTokenHash hash: [UInt8]) throws -> Int64?
+
+    /// The application with this code, or nil.
+    func application(code: String) throws -> Application?
+
+    /// The applications of an account, ordered by code.
+    func applications(accountID: Int64) throws -> [Application]
+
+    /// Publishes a version. Throws `.alreadyExists` when the (type, version) pair was ever
+    /// published (deleted versions included) and `.invalidArgument` when no version is free.
+    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
+        -> SchemaVersion
+
+    /// One live version, or nil when unknown or deleted.
+    func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion?
+
+    /// Live versions in list order (type ascending by bytes, version descending), optionally of
+    /// one type, starting after `cursor`, at most `limit` when given.
+    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
+        -> [SchemaVersion]
+
+    /// Deletes one live version for good. Returns false when it was unknown or already deleted.
+    func delete(application: Application, attributesType: String, version: Int32) throws -> Bool
+}
