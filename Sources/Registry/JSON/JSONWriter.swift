@@ -1,0 +1,67 @@
+/// Serialises `JSONValue`s compactly. Strings escape quotes, backslashes and every control
+/// character; everything else, non-ASCII included, is written as is (valid UTF-8 in, valid
+/// UTF-8 out). Number lexemes are written verbatim.
+public enum JSONWriter {
+    /// The compact JSON text of `value`.
+    public static func string(_ value: JSONValue) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    /// The compact JSON text of `value` as UTF-8 bytes.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, into: &out)
+        return out
+    }
+
+    /// Appends the compact JSON text of `value` to `out`.
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in object.members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(member.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(member.value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `string` as a quoted JSON string.
+    public static func writeString(_ string: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x00..<0x20, 0x7F:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
