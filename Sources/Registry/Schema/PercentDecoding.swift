@@ -1,0 +1,31 @@
+/// Strict percent-decoding for path segments, query values and `$ref` fragments: a `%` not
+/// followed by two hex digits, or bytes that do not decode to valid UTF-8 (overlong forms
+/// included), make the whole input invalid instead of being passed through.
+public enum PercentDecoding {
+    /// The decoded string, or nil when the encoding or the UTF-8 it yields is invalid.
+    public static func decode(_ input: some StringProtocol) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.utf8.count)
+        var iterator = input.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
