@@ -1,0 +1,83 @@
+import HTTPServer
+import Registry
+
+/// The four endpoints of the schema API (spec "Endpoints"), each written in the spec's check
+/// order: malformed request → application (404, 403) → schema rules → conflict.
+enum SchemaHandlers {
+    static let maxPageSize = 1000
+
+    static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let code = try call.query.requiredString(.application)
+        let attributesType = try call.query.string(.attributesType)
+        if let attributesType { try AttributesTypeName.validate(attributesType) }
+        let pageSize = try pageSize(call.query.string(.pageSize))
+        let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
+            token.isEmpty ? nil : try PageToken.decode(token)
+        }
+        let application = try call.application(code: code)
+        var rows = try call.store.list(
+            application: application, attributesType: attributesType, after: cursor, limit: pageSize.map { $0 + 1 })
+        var body: JSONObject = [:]
+        var nextToken: String?
+        if let pageSize, rows.count > pageSize {
+            rows.removeLast(rows.count - pageSize)
+            nextToken = rows.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
+        }
+        body["schemas"] = .array(rows.map(SchemaJSON.object))
+        if let nextToken { body["next_page_token"] = .string(nextToken) }
+        return JSONResponse.make(.object(body))
+    }
+
+    static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let (application, attributesType, version) = try versionAddress(call)
+        let schema = try found(call.store.schema(application: application, attributesType: attributesType, version: version),
+                               attributesType, version)
+        return JSONResponse.make(["schema": SchemaJSON.object(schema)])
+    }
+
+    static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let request = try PublishRequest(call.body())
+        let application = try call.application(code: request.applicationCode)
+        _ = try SchemaRules.validate(request.jsonSchema)
+        let schema = try call.store.publish(
+            application: application, attributesType: request.attributesType, version: request.version,
+            jsonSchema: request.jsonSchema)
+        return JSONResponse.make(["schema": SchemaJSON.object(schema)])
+    }
+
+    static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let (application, attributesType, version) = try versionAddress(call)
+        guard try call.store.delete(application: application, attributesType: attributesType, version: version) else {
+            throw notFound(attributesType, version)
+        }
+        return JSONResponse.make([:])
+    }
+
+    /// Path parameters and `?application=`, checked in order: malformed first, then access.
+    static func versionAddress(_ call: Call) throws(RegistryError) -> (Application, String, Int32) {
+        let attributesType = try call.pathAttributesType()
+        let version = try call.pathVersion()
+        let code = try call.query.requiredString(.application)
+        return (try call.application(code: code), attributesType, version)
+    }
+
+    static func found(_ schema: SchemaVersion?, _ attributesType: String, _ version: Int32) throws(RegistryError)
+        -> SchemaVersion
+    {
+        guard let schema else { throw notFound(attributesType, version) }
+        return schema
+    }
+
+    static func notFound(_ attributesType: String, _ version: Int32) -> RegistryError {
+        .notFound("attributesType \(JSONWriter.string(.string(attributesType))) version \(version) not found")
+    }
+
+    /// `pageSize` 0 or omitted returns everything; 1–1000 pages; anything else is a 400.
+    private static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let size = Int(text), (0...maxPageSize).contains(size) else {
+            throw .invalidArgument("pageSize: must be an integer from 0 to \(maxPageSize)")
+        }
+        return size == 0 ? nil : size
+    }
+}

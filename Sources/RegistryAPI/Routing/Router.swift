@@ -1,0 +1,81 @@
+import HTTPServer
+import Registry
+
+/// Matches a raw request path against route templates such as
+/// `/api/live_activity_schemas/{attributesType}/{version}:check`.
+///
+/// Custom methods use the AIP-136 syntax (`…/{version}:check`, `…:validate`): a colon suffix
+/// on the last segment. A parameter in the last position therefore never matches a segment
+/// containing `:`, so `GET …/3:check` finds the POST-only route and answers 405, not a
+/// confusing "invalid version".
+struct Router: Sendable {
+    /// What a match yields: the route and its parameters, still percent-encoded.
+    struct Match {
+        let route: Route
+        let rawParameters: [String: String]
+    }
+
+    enum Outcome {
+        case matched(Match)
+        case methodNotAllowed(allow: [String])
+        case notFound
+    }
+
+    let routes: [Route]
+
+    func match(method: String, path: String) -> Outcome {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard path.hasPrefix("/") else { return .notFound }
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = route.template.match(Array(segments)) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .matched(Match(route: route, rawParameters: parameters))
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
+    }
+}
+
+/// A parsed route template.
+struct PathTemplate: Sendable {
+    enum Segment: Sendable {
+        case literal(String)
+        /// A parameter, optionally followed by a `:action` suffix.
+        case parameter(name: String, action: String?)
+    }
+
+    let text: String
+    let segments: [Segment]
+
+    init(_ text: String) {
+        self.text = text
+        segments = text.split(separator: "/").map { piece in
+            guard piece.hasPrefix("{"), let close = piece.firstIndex(of: "}") else { return .literal(String(piece)) }
+            let name = String(piece[piece.index(after: piece.startIndex)..<close])
+            let rest = piece[piece.index(after: close)...]
+            return .parameter(name: name, action: rest.isEmpty ? nil : String(rest))
+        }
+    }
+
+    func match(_ raw: [Substring]) -> [String: String]? {
+        guard raw.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (index, (segment, piece)) in zip(segments, raw).enumerated() {
+            switch segment {
+            case .literal(let literal):
+                guard piece == literal else { return nil }
+            case .parameter(let name, let action):
+                if let action {
+                    guard piece.hasSuffix(action) else { return nil }
+                    parameters[name] = String(piece.dropLast(action.count))
+                } else {
+                    if index == segments.count - 1, piece.contains(":") { return nil }
+                    parameters[name] = String(piece)
+                }
+            }
+        }
+        return parameters
+    }
+}

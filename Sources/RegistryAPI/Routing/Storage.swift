@@ -1,0 +1,52 @@
+import Registry
+
+/// The store as handlers see it: every call throws only `RegistryError`. A store is expected
+/// to throw `RegistryError`s already; anything else is a bug there, answered as a plain 500
+/// without leaking its text.
+struct Storage: Sendable {
+    let store: any SchemaStore
+
+    private func run<T>(_ body: () throws -> T) throws(RegistryError) -> T {
+        do {
+            return try body()
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw .internal()
+        }
+    }
+
+    func accountID(forTokenHash hash: [UInt8]) throws(RegistryError) -> Int64? {
+        try run { try store.accountID(forTokenHash: hash) }
+    }
+
+    func application(code: String) throws(RegistryError) -> Application? {
+        try run { try store.application(code: code) }
+    }
+
+    func applications(accountID: Int64) throws(RegistryError) -> [Application] {
+        try run { try store.applications(accountID: accountID) }
+    }
+
+    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
+        throws(RegistryError) -> SchemaVersion
+    {
+        try run {
+            try store.publish(application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
+        }
+    }
+
+    func schema(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> SchemaVersion? {
+        try run { try store.schema(application: application, attributesType: attributesType, version: version) }
+    }
+
+    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?)
+        throws(RegistryError) -> [SchemaVersion]
+    {
+        try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
+    }
+
+    func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
+        try run { try store.delete(application: application, attributesType: attributesType, version: version) }
+    }
+}
