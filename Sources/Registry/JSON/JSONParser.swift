@@ -49,7 +49,7 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let options: Options
     private var index = 0
-    /// Where the parser is inside the document; only read when an error is raised.
+    /// The keys and indexes leading to the value being parsed; only read when an error is raised.
     private var path: [JSONPathComponent] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, options: Options) {
@@ -109,7 +109,6 @@ public struct JSONParser {
             index += 1
             return .object(JSONObject(members))
         }
-        path.append(.key(""))
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -117,15 +116,16 @@ public struct JSONParser {
             }
             let keyOffset = index
             let key = try parseString()
+            path.append(.key(key))
             if options.rejectDuplicateKeys, members.contains(where: { $0.key == key }) {
                 throw error("duplicate key \(JSONWriter.string(.string(key)))", at: keyOffset)
             }
-            path[path.count - 1] = .key(key)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
+            path.removeLast()
             members.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in object") }
@@ -133,7 +133,6 @@ public struct JSONParser {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                path.removeLast()
                 return .object(JSONObject(members))
             } else {
                 throw error("expected ',' or '}'")
@@ -150,18 +149,17 @@ public struct JSONParser {
             index += 1
             return .array(elements)
         }
-        path.append(.index(0))
         while true {
-            path[path.count - 1] = .index(elements.count)
             skipWhitespace()
+            path.append(.index(elements.count))
             elements.append(try parseValue(depth: depth))
+            path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in array") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                path.removeLast()
                 return .array(elements)
             } else {
                 throw error("expected ',' or ']'")
