@@ -1,0 +1,74 @@
+/// The service's one configuration, read once from the environment. A bad value stops
+/// start-up with one line naming the variable (exit 2), never a half-configured server.
+struct Configuration: Sendable {
+    var listenHost: String
+    var listenPort: Int
+    var databaseURL: String
+    var httpWorkers: Int
+    var poolSize: Int
+    var dbConnectTimeoutSeconds: Int
+    var dbStatementTimeoutMilliseconds: Int
+    var dbAcquireTimeoutMilliseconds: Int
+    var maxBodyBytes: Int
+    var maxHeaderBytes: Int
+    var connectionTimeoutSeconds: Int
+    var maxConnections: Int
+    var migrationsDirectory: String?
+
+    /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
+    static let variables: [(name: String, meaning: String)] = [
+        ("REGISTRY_LISTEN", "host:port to serve on (default 127.0.0.1:8080)"),
+        ("DATABASE_URL", "libpq URI or key=value connection string (required)"),
+        ("REGISTRY_HTTP_WORKERS", "single-threaded HTTP daemons sharing the port (default 16)"),
+        ("REGISTRY_DB_POOL_SIZE", "PostgreSQL connections per process (default: REGISTRY_HTTP_WORKERS)"),
+        ("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", "libpq connect_timeout (default 3)"),
+        ("REGISTRY_DB_STATEMENT_TIMEOUT_MS", "server-side statement_timeout (default 5000)"),
+        ("REGISTRY_DB_ACQUIRE_TIMEOUT_MS", "longest wait for a pooled connection before 503 (default 2000)"),
+        ("REGISTRY_MAX_BODY_BYTES", "largest request body; larger is 413 (default 1048576)"),
+        ("REGISTRY_MAX_HEADER_BYTES", "memory for one request's headers (default 32768)"),
+        ("REGISTRY_CONNECTION_TIMEOUT_SECONDS", "idle or slow connections are closed after this (default 30)"),
+        ("REGISTRY_MAX_CONNECTIONS", "open connections per process (default 1000)"),
+        ("REGISTRY_MIGRATIONS_DIR", "folder of NNNN_name.sql migrations (default: found beside the binary)"),
+    ]
+
+    static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
+        var reader = EnvironmentReader(environment: environment)
+        let (host, port) = try reader.hostPort("REGISTRY_LISTEN", default: ("127.0.0.1", 8080))
+        let workers = try reader.integer("REGISTRY_HTTP_WORKERS", default: 16, range: 1...256)
+        return Configuration(
+            listenHost: host,
+            listenPort: port,
+            databaseURL: try reader.required("DATABASE_URL"),
+            httpWorkers: workers,
+            poolSize: try reader.integer("REGISTRY_DB_POOL_SIZE", default: workers, range: 1...1000),
+            dbConnectTimeoutSeconds: try reader.integer("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", default: 3, range: 2...300),
+            dbStatementTimeoutMilliseconds: try reader.integer(
+                "REGISTRY_DB_STATEMENT_TIMEOUT_MS", default: 5000, range: 1...3_600_000),
+            dbAcquireTimeoutMilliseconds: try reader.integer(
+                "REGISTRY_DB_ACQUIRE_TIMEOUT_MS", default: 2000, range: 1...600_000),
+            maxBodyBytes: try reader.integer("REGISTRY_MAX_BODY_BYTES", default: 1_048_576, range: 1024...67_108_864),
+            maxHeaderBytes: try reader.integer("REGISTRY_MAX_HEADER_BYTES", default: 32_768, range: 4096...1_048_576),
+            connectionTimeoutSeconds: try reader.integer("REGISTRY_CONNECTION_TIMEOUT_SECONDS", default: 30, range: 1...3600),
+            maxConnections: try reader.integer("REGISTRY_MAX_CONNECTIONS", default: 1000, range: 1...100_000),
+            migrationsDirectory: reader.optional("REGISTRY_MIGRATIONS_DIR")
+        )
+    }
+
+    /// The effective settings for the start-up log line, with the database password masked.
+    var redacted: [(String, String)] {
+        [
+            ("listen", "\(listenHost):\(listenPort)"),
+            ("database_url", DatabaseURLRedaction.redact(databaseURL)),
+            ("http_workers", String(httpWorkers)),
+            ("db_pool_size", String(poolSize)),
+            ("max_body_bytes", String(maxBodyBytes)),
+            ("connection_timeout_seconds", String(connectionTimeoutSeconds)),
+            ("max_connections", String(maxConnections)),
+        ]
+    }
+}
+
+/// A configuration problem, printed as one line before exiting with status 2.
+struct ConfigurationError: Error, CustomStringConvertible {
+    let description: String
+}
