@@ -56,6 +56,9 @@ extension JSONValue {
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var isNull: Bool { if case .null = self { true } else { false } }
 
+    /// The member `key` when this is an object, so lookups chain: `body["schema"]?["version"]`.
+    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+
     /// The number as a `Double` (may be ±infinity for huge lexemes), or nil when not a number.
     public var doubleValue: Double? { if case .number(let n) = self { Double(n) } else { nil } }
 

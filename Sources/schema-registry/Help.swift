@@ -1,0 +1,37 @@
+/// The text of `schema-registry help`: commands and every environment variable, so operators
+/// (and the deploy-artifact checker) see exactly what the binary understands.
+enum Help {
+    static let commands: [(usage: String, meaning: String)] = [
+        ("serve", "serve the HTTP API (refuses to start on an unmigrated database)"),
+        ("migrate", "apply pending migrations in order, under an advisory lock"),
+        ("admin create-account NAME", "create an account; prints its id"),
+        ("admin create-application --account ID [--code XXXXX-XXXXX] [--name N]", "create an application; prints its code"),
+        ("admin issue-token --account ID", "issue an API token; prints the secret once"),
+        ("admin revoke-token TOKEN_ID", "revoke a token"),
+        ("admin list-applications [--account ID]", "list applications (code, account, name, created)"),
+        ("admin list-tokens [--account ID]", "list tokens (id, account, created, revoked; never secrets)"),
+        ("schema-from-swift FILE.swift --type NAME", "print the jsonSchema of an ActivityAttributes type"),
+        ("version", "print the version and git commit"),
+        ("help", "print this text"),
+    ]
+
+    static var text: String {
+        var out = "usage: schema-registry COMMAND [ARGS]\n\nCommands:\n"
+        let width = commands.map(\.usage.count).max() ?? 0
+        for command in commands {
+            out += "  " + command.usage.padding(width) + "  " + command.meaning + "\n"
+        }
+        out += "\nEnvironment:\n"
+        let variableWidth = Configuration.variables.map(\.name.count).max() ?? 0
+        for variable in Configuration.variables {
+            out += "  " + variable.name.padding(variableWidth) + "  " + variable.meaning + "\n"
+        }
+        return out
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
