@@ -1,7 +1,7 @@
 /// What a handler answers. Kept as plain bytes so this layer stays ignorant of JSON.
 ///
 /// `Content-Length` is computed by the server; a handler-supplied one is ignored.
-/// A header MHD refuses (for example one containing CR/LF) or a status outside 100...599
+/// A header MHD refuses (for example one containing CR/LF) or a status outside 200...599
 /// turns the answer into an empty 500, so a handler bug can never split a response.
 public struct HTTPResponse: Sendable {
     public var status: Int

@@ -23,6 +23,7 @@ public final class HTTPServer: Sendable {
         var daemons: [Daemon] = []
         var port = 0
         var quiesced = false
+        var stopRequested = false
         /// Listening sockets handed back by MHD on quiesce; closed after the daemons stop.
         var quiescedSockets: [Int32] = []
     }
@@ -102,9 +103,15 @@ public final class HTTPServer: Sendable {
     }
 
     /// Lets in-flight requests finish for up to `graceSeconds`, then closes everything.
-    /// Safe to call more than once; later calls return at once. A handler still running at
-    /// the deadline is waited for (a thread cannot be interrupted), its answer may be lost.
+    /// Safe to call more than once: later calls return at once, without waiting for the first
+    /// to finish. A handler still running at the deadline is waited for (a thread cannot be
+    /// interrupted); its answer may be lost.
     public func stop(graceSeconds: Double) {
+        let first = lifecycle.withLock { state in
+            defer { state.stopRequested = true }
+            return !state.stopRequested
+        }
+        guard first else { return }
         quiesce()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(Int64(max(0, graceSeconds) * 1000)))

@@ -37,7 +37,12 @@ final class RequestState {
             return
         }
         // Invalid requests are answered without their body, so do not keep it either.
-        if case .success = head { body.append(contentsOf: chunk) }
+        guard case .success = head else { return }
+        if body.isEmpty, let declaredContentLength {
+            // Avoid doubling growth overshooting the limit when the size is known up front.
+            body.reserveCapacity(Int(min(declaredContentLength, UInt64(maxBodyBytes))))
+        }
+        body.append(contentsOf: chunk)
     }
 
     /// The complete request for the handler, or the rejection to answer instead.

@@ -13,7 +13,7 @@ enum ResponseWriter {
 
     /// nil when the response itself is invalid; otherwise MHD's verdict on queueing it.
     private static func tryQueue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result? {
-        guard (100...599).contains(response.status) else { return nil }
+        guard (200...599).contains(response.status) else { return nil }  // 1xx are not final answers
         let created = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }

@@ -130,8 +130,6 @@ import TestSupport
 
 @Test func errorLogReceivesDiagnostics() throws {
     let messages = Mutex<[String]>([])
-    let holder = try TestServer(configuration: HTTPServerConfiguration(workers: 1))
-    _ = holder
     let test = try TestServer(configuration: HTTPServerConfiguration(
         workers: 1, connectionMemoryLimitBytes: 2048, errorLog: { message in messages.withLock { $0.append(message) } }))
     let big = String(repeating: "h", count: 4096)
