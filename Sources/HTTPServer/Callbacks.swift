@@ -61,6 +61,8 @@ enum Callbacks {
         return strlen(text)
     }
 
+    /// MHD's diagnostics (printf-style); kept so a failed start can say why, and passed on
+    /// to `HTTPServerConfiguration.errorLog`.
     static let log: MHD_LogCallback = { cls, format, arguments in
         guard let cls, let format, let arguments else { return }
         var buffer = [CChar](repeating: 0, count: 1024)
