@@ -1,1 +1,27 @@
 #include "CMicroHTTPD.h"
+
+struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *s) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC
+                       | MHD_USE_ERROR_LOG;
+    if (s->is_ipv6) flags |= MHD_USE_IPv6;
+
+    /* The logger goes first so that start-up errors reach it too. */
+    struct MHD_OptionItem options[] = {
+        { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) s->logger, s->context },
+        { MHD_OPTION_SOCK_ADDR, 0, (void *) s->address },
+        { MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL },
+        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) s->connection_memory_limit, NULL },
+        { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) s->connection_timeout_seconds, NULL },
+        { MHD_OPTION_CONNECTION_LIMIT, (intptr_t) s->connection_limit, NULL },
+        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) s->completed_handler, s->context },
+        { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) s->unescape, s->context },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    return MHD_start_daemon(flags, 0, NULL, NULL, s->access_handler, s->context,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}

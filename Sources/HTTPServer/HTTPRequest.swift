@@ -1,15 +1,37 @@
-/// Temporary stand-in; replaced by the HTTP module's own file at merge.
+/// One request as the client sent it, with nothing decoded, so that the API layer alone
+/// decides how strictly to percent-decode (and can tell `%2F` from `/`).
+///
+/// Every text field has already been checked to be valid UTF-8 without NUL bytes;
+/// requests failing that never reach the handler.
 public struct HTTPRequest: Sendable {
     public var method: String
+    /// The raw path as sent, without the query; not percent-decoded.
     public var path: String
+    /// Query parameters in the order sent; not percent-decoded (MHD turns `+` into a space).
+    /// A parameter without `=` has an empty value.
     public var query: [(name: String, value: String)]
+    /// Header names are lowercased; repeated headers stay separate entries, in order.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
-    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        self.method = method; self.path = path; self.query = query; self.headers = headers; self.body = body
+
+    /// Public so that handlers can be tested without a socket.
+    public init(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)] = [],
+        headers: [(name: String, value: String)] = [],
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        self.body = body
     }
+
+    /// Case-insensitive because HTTP header names are; the first match wins.
     public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first(where: { $0.name == lower })?.value
+        let wanted = name.lowercased()
+        return headers.first { $0.name == wanted }?.value
     }
 }

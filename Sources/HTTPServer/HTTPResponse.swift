@@ -1,10 +1,16 @@
-/// Temporary stand-in; replaced by the HTTP module's own file at merge.
+/// What a handler answers. Kept as plain bytes so this layer stays ignorant of JSON.
+///
+/// `Content-Length` is computed by the server; a handler-supplied one is ignored.
+/// A header MHD refuses (for example one containing CR/LF) or a status outside 200...599
+/// turns the answer into an empty 500, so a handler bug can never split a response.
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.status = status; self.headers = headers.map { (name: $0.0, value: $0.1) }; self.body = body
+        self.status = status
+        self.headers = headers.map { (name: $0.0, value: $0.1) }
+        self.body = body
     }
 }
-public enum HTTPRejection: Sendable { case bodyTooLarge(limit: Int); case invalidRequestTarget(String) }

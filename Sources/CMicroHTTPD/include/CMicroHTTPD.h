@@ -1,4 +1,47 @@
 #ifndef CMICROHTTPD_H
 #define CMICROHTTPD_H
+/*
+ * The smallest C surface HTTPServer needs from libmicrohttpd.
+ *
+ * Everything Swift can call directly (MHD_queue_response, MHD_get_connection_values_n,
+ * MHD_quiesce_daemon, ...) is called directly. Only what Swift cannot express lives here:
+ *
+ * - cmhd_start_daemon: MHD_start_daemon takes its options as C varargs, which Swift cannot
+ *   call; this passes them with MHD_OPTION_ARRAY from a fixed-signature struct. The MHD_FLAG
+ *   combination is built here too, so the daemon mode is decided in one visible place.
+ * - cmhd_daemon_port: MHD_get_daemon_info is variadic as well; the bound port is needed when
+ *   the first daemon was started on port 0 and the others must join the same port.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
 #include <microhttpd.h>
+
+/* MHD has no typedef for the MHD_OPTION_UNESCAPE_CALLBACK function. */
+typedef size_t (*CMHDUnescapeCallback)(void *cls, struct MHD_Connection *connection, char *s);
+
+/* Everything one daemon needs; all pointers are borrowed for the duration of the call,
+   except `context`, which MHD hands back to every callback for the daemon's lifetime. */
+typedef struct CMHDDaemonSettings {
+    const struct sockaddr *address;        /* sockaddr_in, or sockaddr_in6 when is_ipv6 */
+    bool is_ipv6;
+    size_t connection_memory_limit;        /* bytes per connection (headers + read buffer) */
+    unsigned int connection_timeout_seconds;
+    unsigned int connection_limit;
+    MHD_AccessHandlerCallback access_handler;
+    MHD_RequestCompletedCallback completed_handler;
+    CMHDUnescapeCallback unescape;
+    MHD_LogCallback logger;
+    void *context;
+} CMHDDaemonSettings;
+
+/* One single-threaded epoll daemon (its own internal polling thread, no MHD thread pool) that
+   binds with SO_REUSEPORT so that several of them share one port. ITC is on because
+   MHD_quiesce_daemon requires it with an internal polling thread. NULL on failure. */
+struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *settings);
+
+/* The port the daemon's listening socket is bound to, 0 if unknown. */
+uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon);
+
 #endif

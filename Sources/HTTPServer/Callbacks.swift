@@ -1,0 +1,74 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The C callbacks every daemon is started with. `cls` is always the `ServerContext`.
+enum Callbacks {
+    /// Called for each request: once with the headers, once per body chunk, once at the end.
+    /// Answering only at the end keeps the connection alive; answering earlier makes MHD close it.
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+        guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
+        let context = ServerContext.from(cls)
+
+        guard let existing = conCls.pointee else {
+            let (head, contentLength) = RequestHead.read(connection: connection, url: url, method: method)
+            let state = RequestState(head: head, declaredContentLength: contentLength, maxBodyBytes: context.maxBodyBytes)
+            conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+            context.inFlight.add(1, ordering: .relaxed)
+            if state.declaredBodyTooLarge {
+                // Refuse before reading the body; MHD then closes the connection.
+                state.answered = true
+                return ResponseWriter.queue(
+                    context.rejection(.bodyTooLarge(limit: context.maxBodyBytes)), on: connection, closeConnection: true)
+            }
+            return .YES
+        }
+
+        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        if uploadDataSize.pointee > 0 {
+            if !state.answered, let uploadData {
+                state.appendBody(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
+            }
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+        guard !state.answered else { return .YES }
+        state.answered = true
+        let response: HTTPResponse
+        switch state.finish() {
+        case .handle(let request): response = context.handler(request)
+        case .reject(let rejection): response = context.rejection(rejection)
+        }
+        return ResponseWriter.queue(response, on: connection, closeConnection: context.quiescing.load(ordering: .relaxed))
+    }
+
+    /// Releases the per-request state; called for every request the access handler has seen,
+    /// whether it completed, failed or was cut off by a shutdown.
+    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+        guard let cls, let conCls, let state = conCls.pointee else { return }
+        Unmanaged<RequestState>.fromOpaque(state).release()
+        conCls.pointee = nil
+        ServerContext.from(cls).inFlight.subtract(1, ordering: .relaxed)
+    }
+
+    /// Leaves the path and query arguments exactly as sent: the API layer percent-decodes them
+    /// itself and must be able to tell `%2F` from `/`.
+    static let keepEscaped: CMHDUnescapeCallback = { _, _, text in
+        guard let text else { return 0 }
+        return strlen(text)
+    }
+
+    /// MHD's diagnostics (printf-style); kept so a failed start can say why, and passed on
+    /// to `HTTPServerConfiguration.errorLog`.
+    static let log: MHD_LogCallback = { cls, format, arguments in
+        guard let cls, let format, let arguments else { return }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        _ = vsnprintf(&buffer, buffer.count, format, arguments)
+        var message = string(fromNulTerminated: buffer)
+        while message.last?.isNewline == true { message.removeLast() }
+        ServerContext.from(cls).log(message)
+    }
+}

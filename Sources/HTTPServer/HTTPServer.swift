@@ -1,0 +1,131 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd that hides every C type, so the rest of the service
+/// only deals in `HTTPRequest` and `HTTPResponse`.
+///
+/// `workers` single-threaded daemons share one port; each serves one request at a time
+/// because handlers block (on the database). The handler and rejection closures are called
+/// concurrently from the daemon threads. Never call `stop` from inside a handler: stopping
+/// joins the daemon threads, including the caller's own.
+public final class HTTPServer: Sendable {
+    private let configuration: HTTPServerConfiguration
+    private let context: ServerContext
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        enum Phase { case idle, running, stopped }
+        var phase = Phase.idle
+        var daemons: [Daemon] = []
+        var port = 0
+        var quiesced = false
+        var stopRequested = false
+        /// Listening sockets handed back by MHD on quiesce; closed after the daemons stop.
+        var quiescedSockets: [Int32] = []
+    }
+
+    /// The rejection closure lets the application word refusals (413, 400) like its other errors.
+    public init(
+        configuration: HTTPServerConfiguration,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+        rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
+    ) {
+        self.configuration = configuration
+        self.context = ServerContext(configuration: configuration, handler: handler, rejection: rejection)
+    }
+
+    deinit {
+        stop(graceSeconds: 0)
+    }
+
+    /// Separate from `init` so that a bind failure is a thrown error the caller can report.
+    /// A server starts once; after `stop` make a new one.
+    public func start() throws {
+        try lifecycle.withLock { state throws(HTTPServerError) in
+            guard state.phase == .idle else {
+                throw HTTPServerError(state.phase == .running ? "the server is already running" : "a stopped server cannot be restarted")
+            }
+            try configuration.validate()
+            let address = try SocketAddress(host: configuration.host, port: configuration.port)
+            if configuration.port != 0 { try address.probeBind() }
+
+            var daemons: [Daemon] = []
+            do throws(HTTPServerError) {
+                let first = try Daemon.start(address: address, configuration: configuration, context: context)
+                daemons.append(first)
+                let port = first.port
+                guard port > 0 else { throw HTTPServerError("cannot read the port bound on \(address.description)") }
+                let shared = address.withPort(port)
+                for _ in 1..<configuration.workers {
+                    daemons.append(try Daemon.start(address: shared, configuration: configuration, context: context))
+                }
+                state.port = port
+            } catch {
+                for daemon in daemons { daemon.stop() }
+                throw error
+            }
+            state.daemons = daemons
+            state.phase = .running
+        }
+    }
+
+    /// Useful after starting on port 0; 0 before `start`.
+    public var port: Int {
+        lifecycle.withLock { $0.port }
+    }
+
+    /// Requests received but not yet fully answered; what `stop` waits for.
+    public var inFlightRequests: Int {
+        context.inFlight.load(ordering: .relaxed)
+    }
+
+    /// First step of a graceful shutdown: new connections are refused at once (the listening
+    /// sockets leave the SO_REUSEPORT group), requests in progress continue, and later answers
+    /// carry `Connection: close` so keep-alive clients reconnect elsewhere.
+    public func quiesce() {
+        lifecycle.withLock { state in
+            guard state.phase == .running, !state.quiesced else { return }
+            state.quiesced = true
+            context.quiescing.store(true, ordering: .relaxed)
+            for daemon in state.daemons {
+                guard let fd = daemon.quiesce() else { continue }
+                // Without this, the kernel keeps queueing connections on the idle socket
+                // until it is closed. SHUT_RD on a listening socket stops listening and
+                // resets the queue; the descriptor stays valid, so MHD's thread is unaffected.
+                shutdown(fd, Int32(SHUT_RD))
+                state.quiescedSockets.append(fd)
+            }
+        }
+    }
+
+    /// Lets in-flight requests finish for up to `graceSeconds`, then closes everything.
+    /// Safe to call more than once: later calls return at once, without waiting for the first
+    /// to finish. A handler still running at the deadline is waited for (a thread cannot be
+    /// interrupted); its answer may be lost.
+    public func stop(graceSeconds: Double) {
+        let first = lifecycle.withLock { state in
+            defer { state.stopRequested = true }
+            return !state.stopRequested
+        }
+        guard first else { return }
+        quiesce()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(max(0, graceSeconds) * 1000)))
+        while inFlightRequests > 0 && clock.now < deadline {
+            usleep(2_000)
+        }
+        let (daemons, sockets) = lifecycle.withLock { state in
+            let taken = (state.daemons, state.quiescedSockets)
+            state.daemons = []
+            state.quiescedSockets = []
+            state.phase = .stopped
+            return taken
+        }
+        for daemon in daemons { daemon.stop() }
+        for fd in sockets { close(fd) }
+    }
+}

@@ -1,0 +1,61 @@
+/// Limits are explicit so that a hostile or broken client costs a bounded amount of memory,
+/// time and connections; the defaults are meant for production.
+public struct HTTPServerConfiguration: Sendable {
+    /// An IPv4 or IPv6 literal; names are not resolved, so what is bound is never ambiguous.
+    public var host: String
+    /// 0 picks a free port (tests); read the result from `HTTPServer.port`.
+    public var port: Int
+    /// Number of single-threaded daemons sharing the port. Handlers block (on the database),
+    /// so this is also how many requests can be handled at the same time.
+    public var workers: Int
+    /// Larger bodies are refused with `HTTPRejection.bodyTooLarge` and never held in memory.
+    public var maxBodyBytes: Int
+    /// Memory per connection for the request line, headers and read buffer; requests whose
+    /// headers do not fit are answered by libmicrohttpd itself with a 4xx.
+    public var connectionMemoryLimitBytes: Int
+    /// Idle connections (including slow senders) are closed after this many seconds.
+    public var connectionTimeoutSeconds: Int
+    /// Per process; split evenly across the workers (at least one each).
+    public var connectionLimit: Int
+    /// Receives libmicrohttpd's own diagnostics; nil discards them.
+    public var errorLog: (@Sendable (String) -> Void)?
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        workers: Int = 8,
+        maxBodyBytes: Int = 1_048_576,
+        connectionMemoryLimitBytes: Int = 32 * 1024,
+        connectionTimeoutSeconds: Int = 30,
+        connectionLimit: Int = 1000,
+        errorLog: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.workers = workers
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionMemoryLimitBytes = connectionMemoryLimitBytes
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.connectionLimit = connectionLimit
+        self.errorLog = errorLog
+    }
+
+    /// Checked at start so that a bad value fails loudly instead of being clamped silently.
+    func validate() throws(HTTPServerError) {
+        guard (0...65535).contains(port) else { throw HTTPServerError("port \(port) is not in 0...65535") }
+        guard workers >= 1 else { throw HTTPServerError("workers must be at least 1, got \(workers)") }
+        guard maxBodyBytes >= 0 else { throw HTTPServerError("maxBodyBytes must not be negative") }
+        guard connectionMemoryLimitBytes >= 1024 else {
+            throw HTTPServerError("connectionMemoryLimitBytes must be at least 1024, got \(connectionMemoryLimitBytes)")
+        }
+        guard (0...Int(UInt32.max)).contains(connectionTimeoutSeconds) else {
+            throw HTTPServerError("connectionTimeoutSeconds \(connectionTimeoutSeconds) is out of range")
+        }
+        guard (1...Int(UInt32.max)).contains(connectionLimit) else {
+            throw HTTPServerError("connectionLimit must be at least 1, got \(connectionLimit)")
+        }
+    }
+
+    /// Each daemon enforces its own limit, so the process-wide limit is divided among them.
+    var connectionLimitPerWorker: Int { max(1, connectionLimit / workers) }
+}

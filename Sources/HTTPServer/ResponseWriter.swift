@@ -1,0 +1,30 @@
+import CMicroHTTPD
+
+/// Turns an `HTTPResponse` into an MHD response on the connection. MHD copies the body and
+/// header strings, so nothing Swift owns has to outlive this call.
+enum ResponseWriter {
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result {
+        if let result = tryQueue(response, on: connection, closeConnection: closeConnection) {
+            return result
+        }
+        // The handler's answer was unusable (bad status or a header MHD refuses).
+        return tryQueue(HTTPResponse(status: 500), on: connection, closeConnection: closeConnection) ?? .NO
+    }
+
+    /// nil when the response itself is invalid; otherwise MHD's verdict on queueing it.
+    private static func tryQueue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result? {
+        guard (200...599).contains(response.status) else { return nil }  // 1xx are not final answers
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else { return .NO }  // out of memory: drop the connection
+        defer { MHD_destroy_response(mhdResponse) }
+        for header in response.headers where header.name.lowercased() != "content-length" {
+            guard MHD_add_response_header(mhdResponse, header.name, header.value) == .YES else { return nil }
+        }
+        if closeConnection {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    }
+}

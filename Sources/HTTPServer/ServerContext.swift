@@ -1,0 +1,41 @@
+import Synchronization
+
+/// Everything the C callbacks need, shared by all daemon threads. MHD receives it as an
+/// unretained pointer in `cls`; `HTTPServer` owns it and outlives every daemon.
+final class ServerContext: Sendable {
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let rejection: @Sendable (HTTPRejection) -> HTTPResponse
+    let maxBodyBytes: Int
+    private let errorLog: (@Sendable (String) -> Void)?
+
+    /// Requests between their first access-handler call and MHD's completion notice.
+    let inFlight = Atomic<Int>(0)
+    /// Set by quiesce: answers then carry `Connection: close` so keep-alive clients move on.
+    let quiescing = Atomic<Bool>(false)
+    /// The most recent MHD diagnostic, quoted when a daemon fails to start.
+    let lastLogMessage = Mutex<String?>(nil)
+
+    init(
+        configuration: HTTPServerConfiguration,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+        rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
+    ) {
+        self.handler = handler
+        self.rejection = rejection
+        self.maxBodyBytes = configuration.maxBodyBytes
+        self.errorLog = configuration.errorLog
+    }
+
+    func log(_ message: String) {
+        lastLogMessage.withLock { $0 = message }
+        errorLog?(message)
+    }
+
+    var opaque: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    static func from(_ pointer: UnsafeMutableRawPointer) -> ServerContext {
+        Unmanaged<ServerContext>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// A started server plus the bookkeeping the tests look at.
+final class TestServer: Sendable {
+    let server: HTTPServer
+    var port: Int { server.port }
+
+    /// Echoes the request as text lines; `delay` simulates a handler blocked on the database.
+    init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(workers: 2),
+        delay: Duration = .zero,
+        handler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil
+    ) throws {
+        let recorder = Recorder()
+        server = HTTPServer(
+            configuration: configuration,
+            handler: { request in
+                if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
+                recorder.requests.withLock { $0.append(request) }
+                return handler?(request) ?? HTTPResponse(
+                    status: 200, headers: [("Content-Type", "text/plain")], body: Array(Self.echo(request).utf8))
+            },
+            rejection: { rejection in
+                switch rejection {
+                case .bodyTooLarge(let limit):
+                    return HTTPResponse(status: 413, body: Array("too large, limit \(limit)".utf8))
+                case .invalidRequestTarget(let reason):
+                    return HTTPResponse(status: 400, body: Array("invalid: \(reason)".utf8))
+                }
+            })
+        self.recorder = recorder
+        try server.start()
+    }
+
+    private let recorder: Recorder
+    var handled: [HTTPRequest] { recorder.requests.withLock { $0 } }
+
+    private final class Recorder: Sendable {
+        let requests = Mutex<[HTTPRequest]>([])
+    }
+
+    deinit { server.stop(graceSeconds: 1) }
+
+    static func echo(_ request: HTTPRequest) -> String {
+        var lines = ["method \(request.method)", "path \(request.path)"]
+        lines += request.query.map { "query \($0.name)=\($0.value)" }
+        lines += request.headers.map { "header \($0.name): \($0.value)" }
+        lines.append("body \(String(decoding: request.body, as: UTF8.self))")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// Runs `body` on `count` real threads at once (the cooperative pool would serialize
+/// blocking socket calls) and returns the results in index order.
+func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let results = Mutex<[Int: T]>([:])
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            let value = body(index)
+            results.withLock { $0[index] = value }
+            group.leave()
+        }
+    }
+    group.wait()
+    return results.withLock { r in (0..<count).map { r[$0]! } }
+}
+
+/// Polls until `condition` holds or the timeout passes; returns whether it held.
+func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(2_000)
+    }
+    return condition()
+}
