@@ -26,6 +26,9 @@ public final class RegistryAPI: Sendable {
     public static var routeTable: [String] { routes.map { "\($0.method) \($0.template.text)" } }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return ErrorResponse.make(.invalidArgument("request path: must be percent-encoded ASCII without spaces"))
+        }
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
             return ErrorResponse.make(.notFound("no such endpoint: \(request.method) \(request.path)"))

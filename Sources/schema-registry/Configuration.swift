@@ -32,7 +32,7 @@ struct Configuration: Sendable {
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
-        var reader = EnvironmentReader(environment: environment)
+        let reader = EnvironmentReader(environment: environment)
         let (host, port) = try reader.hostPort("REGISTRY_LISTEN", default: ("127.0.0.1", 8080))
         let workers = try reader.integer("REGISTRY_HTTP_WORKERS", default: 16, range: 1...256)
         return Configuration(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Typed reads of environment variables, each failure naming the variable and the bad value.
 struct EnvironmentReader {
     let environment: [String: String]

@@ -1,0 +1,1 @@
+print(Help.text)
