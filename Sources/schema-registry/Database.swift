@@ -1,0 +1,18 @@
+import RegistryPostgres
+
+/// Builds the database side from the configuration, the same way for every command.
+enum Database {
+    static func pool(_ configuration: Configuration) -> ConnectionPool {
+        ConnectionPool(config: PostgresConfig(
+            databaseURL: configuration.databaseURL,
+            poolSize: configuration.poolSize,
+            acquireTimeout: .milliseconds(configuration.dbAcquireTimeoutMilliseconds),
+            connectTimeout: .seconds(configuration.dbConnectTimeoutSeconds),
+            statementTimeout: .milliseconds(configuration.dbStatementTimeoutMilliseconds)
+        ))
+    }
+
+    static func migrator(_ configuration: Configuration, pool: ConnectionPool) -> Migrator {
+        Migrator(pool: pool, directory: configuration.migrationsDirectory ?? Migrator.locateDirectory(override: nil))
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HTTPServer
+import Registry
+import RegistryAPI
+import RegistryPostgres
+import Synchronization
+
+/// A real registry for tests: the production `RegistryAPI` and `PostgresSchemaStore` behind a
+/// real `HTTPServer` on an ephemeral port, on a fresh database of the shared throwaway cluster.
+/// Tests isolate themselves by making their own tenant (account, application, token).
+public final class TestRegistry: Sendable {
+    public let databaseURL: String
+    public let pool: ConnectionPool
+    public let server: HTTPServer
+    public var port: Int { server.port }
+
+    private static let sharedInstance = Mutex<TestRegistry?>(nil)
+
+    /// One registry per test process, started on first use.
+    public static func shared() throws -> TestRegistry {
+        try sharedInstance.withLock { instance in
+            if let instance { return instance }
+            let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
+            instance = registry
+            return registry
+        }
+    }
+
+    /// A registry of its own on `databaseURL` (already migrated).
+    public init(databaseURL: String, poolSize: Int = 8, workers: Int = 8) throws {
+        self.databaseURL = databaseURL
+        pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
+        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool))
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(workers: workers), handler: api.handle, rejection: api.reject)
+        try server.start()
+    }
+
+    public func stop() {
+        server.stop(graceSeconds: 1)
+        pool.close()
+    }
+
+    /// A new account with one application and one live token.
+    public func makeTenant() throws -> Tenant {
+        let admin = AdminStore(pool: pool)
+        let account = try admin.createAccount(name: "test")
+        let code = try admin.createApplication(accountID: account, name: "test app")
+        let token = APIToken.generate()
+        let tokenID = try admin.issueToken(accountID: account, tokenHash: token.hash)
+        return Tenant(port: port, code: code, token: token.secret, accountID: account, tokenID: tokenID)
+    }
+
+    public func revoke(_ tenant: Tenant) throws {
+        _ = try AdminStore(pool: pool).revokeToken(id: tenant.tokenID)
+    }
+}
+
+/// One account's view of a test registry, with shorthands for the common calls.
+public struct Tenant: Sendable {
+    public let port: Int
+    public let code: String
+    public let token: String
+    public let accountID: Int64
+    public let tokenID: Int64
+
+    public init(port: Int, code: String, token: String, accountID: Int64, tokenID: Int64) {
+        self.port = port
+        self.code = code
+        self.token = token
+        self.accountID = accountID
+        self.tokenID = tokenID
+    }
+
+    /// Sends a request with this tenant's token unless `token` says otherwise (nil: no header).
+    public func request(
+        _ method: String, _ target: String, body: String? = nil, token: String?? = .some(nil),
+        headers: [(String, String)] = []
+    ) throws -> RawHTTPResponse {
+        var allHeaders = headers.map { (name: $0.0, value: $0.1) }
+        switch token {
+        case .some(.none): allHeaders.append((name: "Authorization", value: "Api \(self.token)"))
+        case .some(.some(let explicit)): allHeaders.append((name: "Authorization", value: "Api \(explicit)"))
+        case .none: break
+        }
+        if body != nil { allHeaders.append((name: "Content-Type", value: "application/json")) }
+        return try RawHTTPClient.send(
+            port: port, method: method, target: target, headers: allHeaders, body: body.map { Array($0.utf8) },
+            timeoutSeconds: 30)
+    }
+
+    /// POSTs a JSON object to the Create endpoint.
+    public func post(_ body: JSONObject, path: String = "/api/live_activity_schemas") throws -> RawHTTPResponse {
+        try request("POST", path, body: JSONWriter.string(.object(body)))
+    }
+
+    /// Publishes `schema` under `attributesType`, at `version` or the next free one.
+    public func publish(_ attributesType: String, _ schema: String, version: Int? = nil) throws -> RawHTTPResponse {
+        var body: JSONObject = [
+            "application": .string(code), "attributesType": .string(attributesType), "jsonSchema": .string(schema),
+        ]
+        if let version { body["version"] = .number(String(version)) }
+        return try post(body)
+    }
+
+    /// The `schemas` of a list call.
+    public func list(query: String = "") throws -> [JSONValue] {
+        let response = try request("GET", "/api/live_activity_schemas?application=\(code)\(query)")
+        guard let schemas = try response.json()["schemas"]?.arrayValue else {
+            throw RawHTTPError("list failed: \(response.status) \(response.bodyText)")
+        }
+        return schemas
+    }
+}
+
+extension RawHTTPResponse {
+    /// The body parsed with the service's own parser.
+    public func json() throws -> JSONValue {
+        try JSONParser.parse(body)
+    }
+}
