@@ -39,7 +39,7 @@ struct EnvironmentReader {
 /// (`password=secret`) so the effective configuration can be logged.
 enum DatabaseURLRedaction {
     static func redact(_ url: String) -> String {
-        if let scheme = url.range(of: "://") {
+        if let scheme = url.firstRange(of: "://") {
             let rest = url[scheme.upperBound...]
             guard let at = rest.firstIndex(of: "@") else { return url }
             let credentials = rest[..<at]
