@@ -14,8 +14,9 @@
 /// * an integer counts the longer of its bounds (`minimum`, `maximum`, exclusive forms),
 ///   without them the int64 extremes (`-9223372036854775808`, 20 bytes); a number counts 24,
 ///   the longest shortest-round-trip `Double` text (`-1.7976931348623157e+308`), which is also
-///   what a Swift `Date` field becomes. A sender may write a longer lexeme (`1.000…`); it
-///   carries no more precision to the app, so the bound assumes shortest forms;
+///   what a Swift `Date` field becomes. Numbers of both kinds are passed on as written, and a
+///   sender may write a longer lexeme (`3.000`); it carries nothing more to the app, so the
+///   bound assumes shortest forms;
 /// * a schema without `type`, `enum` or `const`, an unknown type name, an unresolvable or
 ///   recursive `$ref`: no bound. Composition keywords only narrow a typed schema and are ignored.
 public enum PayloadSizeEstimator {
