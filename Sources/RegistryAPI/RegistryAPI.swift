@@ -9,10 +9,12 @@ import Registry
 public final class RegistryAPI: Sendable {
     private let store: Storage
     private let router: Router
+    private let clock: @Sendable () -> Double
 
-    public init(store: any SchemaStore) {
+    public init(store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now) {
         self.store = Storage(store: store)
         self.router = Router(routes: Self.routes)
+        self.clock = clock
     }
 
     static let routes: [Route] = [
@@ -20,6 +22,9 @@ public final class RegistryAPI: Sendable {
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
         Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.get),
         Route("DELETE", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.delete),
+        Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
+        Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
+        Route("GET", "/api/applications", handler: ApplicationHandlers.list),
     ]
 
     /// The route templates served, as `METHOD /template`, for the OpenAPI consistency test.
@@ -64,7 +69,7 @@ public final class RegistryAPI: Sendable {
         }
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-            accountID: accountID, store: store)
+            accountID: accountID, store: store, clock: clock)
         return try match.route.handler(call)
     }
 }

@@ -12,9 +12,6 @@ import TestSupport
     static let pendingRoutes: Set<String> = [
         "POST /api/live_activity_schemas:validate",
         "GET /api/live_activity_schemas/{attributesType}/{version}/form",
-        "POST /api/live_activity_schemas/{attributesType}/{version}:check",
-        "POST /api/live_activities:preview",
-        "GET /api/applications",
         "GET /healthz",
         "GET /readyz",
         "GET /metrics",

@@ -11,6 +11,8 @@ struct Call: Sendable {
     /// The authenticated account; nil only on routes that need no token.
     let accountID: Int64?
     let store: Storage
+    /// Unix seconds now; injected so previews are exact in tests.
+    let clock: @Sendable () -> Double
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     func pathAttributesType() throws(RegistryError) -> String {

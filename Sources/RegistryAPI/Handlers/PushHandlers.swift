@@ -1,0 +1,90 @@
+import HTTPServer
+import Registry
+
+/// Checks of Live Activity push data against published schemas (issue 8): `:check` for the
+/// values a journey would send, `:preview` for the exact APNs request a notification implies.
+enum PushHandlers {
+    static let contentState = FieldName("contentState", "content_state")
+    static let bundleID = FieldName("bundleId", "bundle_id")
+    static let schemaVersion = FieldName("schemaVersion", "schema_version")
+
+    static func check(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let attributesType = try call.pathAttributesType()
+        let version = try call.pathVersion()
+        let body = try call.body()
+        let code = try body.requiredString(.application)
+        let eventName = try body.requiredString(FieldName("event"))
+        guard let event = LiveActivityEvent(rawValue: eventName) else {
+            throw .invalidArgument("event: must be \"start\", \"update\" or \"end\", not \(JSONWriter.string(.string(eventName)))")
+        }
+        let state = try object(body, contentState, required: true) ?? [:]
+        let attributes = try object(body, FieldName("attributes"), required: false)
+        let application = try call.application(code: code)
+        let schema = try SchemaHandlers.found(
+            call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+        let result = PushValueChecker.check(
+            try document(of: schema), event: event, contentState: state, attributes: attributes)
+        return JSONResponse.make(result.json)
+    }
+
+    static func preview(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let body = try call.body()
+        let code = try body.requiredString(.application)
+        let bundle = try body.requiredString(bundleID)
+        let requestedVersion = try body.value(schemaVersion).flatMap { value throws(RegistryError) -> Int32? in
+            value.isNull ? nil : try VersionNumber.parse(value, field: "schemaVersion")
+        }
+        let activity = body.object["live_activity"]?.objectValue
+        let eventName = activity?["event"]?.stringValue
+        let liveCall: LiveActivityCall = (eventName == nil || eventName == "start") ? .start : .update
+        var attributesType = activity?["attributes-type"]?.stringValue
+        if attributesType == nil { attributesType = try body.string(.attributesType) }
+        let application = try call.application(code: code)
+        var schema: SchemaDocument?
+        if let attributesType, !attributesType.isEmpty {
+            schema = try document(of: newestOrRequested(
+                call, application: application, attributesType: attributesType, version: requestedVersion))
+        }
+        let result = LiveActivityPreview.preview(
+            body.object, call: liveCall, bundleID: bundle, schema: schema, now: call.clock())
+        return JSONResponse.make(result.json)
+    }
+
+    /// The version asked for, or the newest live one of the type: previews follow what a
+    /// journey would use today.
+    private static func newestOrRequested(
+        _ call: Call, application: Application, attributesType: String, version: Int32?
+    ) throws(RegistryError) -> SchemaVersion {
+        if let version {
+            return try SchemaHandlers.found(
+                call.store.schema(application: application, attributesType: attributesType, version: version),
+                attributesType, version)
+        }
+        guard let newest = try call.store.list(application: application, attributesType: attributesType, after: nil, limit: 1).first
+        else {
+            throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no published version")
+        }
+        return newest
+    }
+
+    /// Stored schemas passed the rules when published; failing now means the data is damaged.
+    static func document(of schema: SchemaVersion) throws(RegistryError) -> SchemaDocument {
+        do {
+            return try SchemaRules.validate(schema.jsonSchema)
+        } catch {
+            throw .internal("stored schema no longer passes the schema rules")
+        }
+    }
+
+    private static func object(_ body: BodyFields, _ field: FieldName, required: Bool) throws(RegistryError) -> JSONObject? {
+        switch try body.value(field) {
+        case nil, .null?:
+            if required { throw .invalidArgument("\(field.snake): is required and must be an object") }
+            return nil
+        case .object(let object)?:
+            return object
+        case let other?:
+            throw .invalidArgument("\(field.snake): must be an object, not \(other.typeName)")
+        }
+    }
+}
