@@ -17,7 +17,7 @@ say() { printf '==> %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 install_packages() {
-    local wanted=(libpq-dev libmicrohttpd-dev pkg-config postgresql postgresql-contrib python3)
+    local wanted=(libpq-dev libmicrohttpd-dev pkg-config postgresql postgresql-contrib python3 python3-yaml)
     local missing=()
     for p in "${wanted[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -89,6 +89,10 @@ cmd_test() {
     install_packages
     say "building"
     swift build --build-tests >&2
+    say "checking deploy artifacts"
+    local python=/usr/bin/python3
+    "$python" Tests/Scripts/test_check_deploy_artifacts.py
+    "$python" Tests/Scripts/check_deploy_artifacts.py -q "$(swift build --show-bin-path)/schema-registry"
     say "running tests"
     swift test --skip-build "$@"
 }
