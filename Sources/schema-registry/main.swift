@@ -8,6 +8,7 @@ do {
     case "serve": try ServeCommand.run(environment: ProcessInfo.processInfo.environment)
     case "migrate": try MigrateCommand.run(environment: ProcessInfo.processInfo.environment)
     case "admin": try AdminCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    case "schema-from-swift": try SchemaFromSwiftCommand.run(Array(arguments.dropFirst()))
     case "version": print(BuildInfo.versionLine)
     case "help", "--help", "-h": print(Help.text, terminator: "")
     case let other?: throw UsageError("unknown command '\(other)'")
