@@ -10,14 +10,23 @@ public final class RegistryAPI: Sendable {
     private let store: Storage
     private let router: Router
     private let clock: @Sendable () -> Double
+    private let logger: Logger
+    public let metrics: Metrics
 
-    public init(store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now) {
-        self.store = Storage(store: store)
-        self.router = Router(routes: Self.routes)
+    /// - Parameter operationalRoutes: serve `/healthz`, `/readyz` and `/metrics` here; false
+    ///   when they have an admin listener of their own (see `operationsOnly`).
+    public init(
+        store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
+        metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true
+    ) {
+        self.store = Storage(store: store, metrics: metrics)
         self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+        self.router = Router(routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
     }
 
-    static let routes: [Route] = [
+    static let apiRoutes: [Route] = [
         Route("GET", "/api/live_activity_schemas", handler: SchemaHandlers.list),
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
         Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.get),
@@ -27,38 +36,88 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),
     ]
 
-    /// The route templates served, as `METHOD /template`, for the OpenAPI consistency test.
-    public static var routeTable: [String] { routes.map { "\($0.method) \($0.template.text)" } }
+    static func operationalRoutes(_ metrics: Metrics, _ operations: Operations) -> [Route] {
+        [
+            Route("GET", "/healthz", requiresToken: false, handler: OperationsHandlers.health),
+            Route("GET", "/readyz", requiresToken: false) { call in OperationsHandlers.ready(call, operations) },
+            Route("GET", "/metrics", requiresToken: false) { call in OperationsHandlers.metrics(call, metrics, operations) },
+        ]
+    }
 
+    /// The route templates served, as `METHOD /template`, for the OpenAPI consistency test.
+    public static var routeTable: [String] {
+        (apiRoutes + operationalRoutes(Metrics(), Operations())).map { "\($0.method) \($0.template.text)" }
+    }
+
+    /// A handler serving only the probes and metrics, for a separate admin listener.
+    public static func operationsOnly(metrics: Metrics, operations: Operations, logger: Logger) -> RegistryAPI {
+        RegistryAPI(store: NoStore(), logger: logger, metrics: metrics, operations: operations, apiRoutes: false)
+    }
+
+    private init(
+        store: any SchemaStore, logger: Logger, metrics: Metrics, operations: Operations, apiRoutes: Bool
+    ) {
+        self.store = Storage(store: store, metrics: metrics)
+        self.clock = WallClock.now
+        self.logger = logger
+        self.metrics = metrics
+        self.router = Router(routes: (apiRoutes ? Self.apiRoutes : []) + Self.operationalRoutes(metrics, operations))
+    }
+
+    /// Answers one request, with a request id, a metrics sample and one log line.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            return ErrorResponse.make(.invalidArgument("request path: must be percent-encoded ASCII without spaces"))
-        }
-        switch router.match(method: request.method, path: request.path) {
-        case .notFound:
-            return ErrorResponse.make(.notFound("no such endpoint: \(request.method) \(request.path)"))
-        case .methodNotAllowed(let allow):
-            return ErrorResponse.make(.methodNotAllowed("method \(request.method) is not allowed here", allow: allow))
-        case .matched(let match):
-            do {
-                return try dispatch(request, match)
-            } catch {
-                return ErrorResponse.make(error)
-            }
-        }
+        let started = WallClock.now()
+        let requestID = RequestID.accept(request.header("x-request-id"))
+        let notes = CallNotes()
+        var (response, route) = answer(request, notes: notes)
+        response.headers.append((name: "X-Request-Id", value: requestID))
+        let seconds = WallClock.now() - started
+        metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
+        var fields: JSONObject = [
+            "request_id": .string(requestID), "method": .string(request.method), "route": .string(route),
+            "status": .number(String(response.status)), "duration_ms": .number(String((seconds * 1_000_000).rounded() / 1000)),
+            "bytes": .number(String(response.body.count)),
+        ]
+        if let application = notes.application { fields["application"] = .string(application) }
+        logger.log(response.status >= 500 ? .error : .info, "request", fields)
+        return response
     }
 
     /// Answers what the HTTP layer refused before a handler ran, in the same error shape.
     public func reject(_ rejection: HTTPRejection) -> HTTPResponse {
-        switch rejection {
+        let response = switch rejection {
         case .bodyTooLarge(let limit):
             ErrorResponse.make(.payloadTooLarge("request body is larger than \(limit) bytes"))
         case .invalidRequestTarget(let reason):
             ErrorResponse.make(.invalidArgument(reason))
         }
+        metrics.recordRequest(route: "rejected", method: "-", status: response.status, seconds: 0)
+        logger.log(.info, "request rejected", ["status": .number(String(response.status))])
+        return response
     }
 
-    private func dispatch(_ request: HTTPRequest, _ match: Router.Match) throws(RegistryError) -> HTTPResponse {
+    private func answer(_ request: HTTPRequest, notes: CallNotes) -> (HTTPResponse, route: String) {
+        guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return (ErrorResponse.make(.invalidArgument("request path: must be percent-encoded ASCII without spaces")), "unmatched")
+        }
+        switch router.match(method: request.method, path: request.path) {
+        case .notFound:
+            return (ErrorResponse.make(.notFound("no such endpoint: \(request.method) \(request.path)")), "unmatched")
+        case .methodNotAllowed(let allow):
+            return (ErrorResponse.make(.methodNotAllowed("method \(request.method) is not allowed here", allow: allow)), "unmatched")
+        case .matched(let match):
+            do {
+                return (try dispatch(request, match, notes: notes), match.route.template.text)
+            } catch {
+                if error.httpStatus >= 500 {
+                    logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
+                }
+                return (ErrorResponse.make(error), match.route.template.text)
+            }
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest, _ match: Router.Match, notes: CallNotes) throws(RegistryError) -> HTTPResponse {
         var accountID: Int64?
         if match.route.requiresToken {
             let hash = try Authorization.tokenHash(from: request.header("authorization"))
@@ -69,7 +128,7 @@ public final class RegistryAPI: Sendable {
         }
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-            accountID: accountID, store: store, clock: clock)
+            accountID: accountID, store: store, clock: clock, notes: notes, metrics: metrics)
         return try match.route.handler(call)
     }
 }

@@ -42,6 +42,7 @@ enum SchemaHandlers {
         let schema = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
             jsonSchema: request.jsonSchema)
+        call.metrics.recordPublished()
         return JSONResponse.make(["schema": SchemaJSON.object(schema)])
     }
 
@@ -50,6 +51,7 @@ enum SchemaHandlers {
         guard try call.store.delete(application: application, attributesType: attributesType, version: version) else {
             throw notFound(attributesType, version)
         }
+        call.metrics.recordDeleted()
         return JSONResponse.make([:])
     }
 

@@ -13,6 +13,8 @@ struct Call: Sendable {
     let store: Storage
     /// Unix seconds now; injected so previews are exact in tests.
     let clock: @Sendable () -> Double
+    let notes: CallNotes
+    let metrics: Metrics
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     func pathAttributesType() throws(RegistryError) -> String {
@@ -36,6 +38,7 @@ struct Call: Sendable {
     /// The application `code` names, checked against the caller's account: 404 when unknown,
     /// 403 when it belongs to another account.
     func application(code: String) throws(RegistryError) -> Application {
+        notes.application = code
         guard let application = try store.application(code: code) else {
             throw .notFound("application \(JSONWriter.string(.string(code))) not found")
         }

@@ -5,13 +5,20 @@ import Registry
 /// without leaking its text.
 struct Storage: Sendable {
     let store: any SchemaStore
+    let metrics: Metrics
 
     private func run<T>(_ body: () throws -> T) throws(RegistryError) -> T {
         do {
             return try body()
         } catch let error as RegistryError {
+            switch error.code {
+            case .unavailable: metrics.recordDatabaseError(kind: "unavailable")
+            case .internal: metrics.recordDatabaseError(kind: "internal")
+            default: break
+            }
             throw error
         } catch {
+            metrics.recordDatabaseError(kind: "internal")
             throw .internal()
         }
     }

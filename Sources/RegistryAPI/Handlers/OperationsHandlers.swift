@@ -1,0 +1,23 @@
+import HTTPServer
+import Registry
+
+/// Probes and metrics: no token, no database call in `/healthz`, so an orchestrator can tell
+/// "process alive" from "able to serve".
+enum OperationsHandlers {
+    static func health(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        JSONResponse.make(["status": "ok"])
+    }
+
+    static func ready(_ call: Call, _ operations: Operations) -> HTTPResponse {
+        if let reason = operations.unreadyReason() {
+            return JSONResponse.make(status: 503, ["status": "unavailable", "reason": .string(reason)])
+        }
+        return JSONResponse.make(["status": "ready"])
+    }
+
+    static func metrics(_ call: Call, _ metrics: Metrics, _ operations: Operations) -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+            body: Array(metrics.render(gauges: operations.gauges()).utf8))
+    }
+}

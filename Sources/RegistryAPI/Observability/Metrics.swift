@@ -1,0 +1,136 @@
+import Synchronization
+
+/// The service's Prometheus metrics. Counters and the latency histogram live here; values
+/// owned elsewhere (pool sizes, cache bytes) are read at scrape time through `Gauge`s so
+/// there is one source of truth for each number.
+public final class Metrics: Sendable {
+    /// Latency buckets in seconds: cache hits answer in well under a millisecond, database
+    /// writes in a few, and anything near the statement timeout is trouble.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private struct RequestKey: Hashable { let route: String; let method: String; let status: Int }
+
+    private struct Histogram {
+        var counts = [UInt64](repeating: 0, count: Metrics.buckets.count)
+        var sum = 0.0
+        var count: UInt64 = 0
+    }
+
+    private struct State {
+        var requests: [RequestKey: UInt64] = [:]
+        var durations: [String: Histogram] = [:]
+        var databaseErrors: [String: UInt64] = [:]
+        var published: UInt64 = 0
+        var deleted: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Counts one answered request under its route template (never the raw path, which would
+    /// let clients create unbounded label values).
+    public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            var histogram = state.durations[route] ?? Histogram()
+            for (i, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[i] += 1 }
+            histogram.sum += seconds
+            histogram.count += 1
+            state.durations[route] = histogram
+        }
+    }
+
+    /// Counts a failed database call by kind (`unavailable`, `internal`, …).
+    public func recordDatabaseError(kind: String) {
+        state.withLock { $0.databaseErrors[kind, default: 0] += 1 }
+    }
+
+    public func recordPublished() { state.withLock { $0.published += 1 } }
+    public func recordDeleted() { state.withLock { $0.deleted += 1 } }
+
+    /// The text exposition format (version 0.0.4), with `gauges` appended.
+    public func render(gauges: [Gauge]) -> String {
+        let snapshot = state.withLock { $0 }
+        var out = PrometheusText()
+        out.family("registry_http_requests_total", "counter", "HTTP requests answered, by route template, method and status.")
+        for (key, value) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            out.sample("registry_http_requests_total", ["route": key.route, "method": key.method, "status": String(key.status)], Double(value))
+        }
+        out.family("registry_http_request_duration_seconds", "histogram", "Time from request to response, by route template.")
+        for (route, histogram) in snapshot.durations.sorted(by: { $0.key < $1.key }) {
+            for (i, bound) in Self.buckets.enumerated() {
+                out.sample("registry_http_request_duration_seconds_bucket", ["route": route, "le": PrometheusText.number(bound)], Double(histogram.counts[i]))
+            }
+            out.sample("registry_http_request_duration_seconds_bucket", ["route": route, "le": "+Inf"], Double(histogram.count))
+            out.sample("registry_http_request_duration_seconds_sum", ["route": route], histogram.sum)
+            out.sample("registry_http_request_duration_seconds_count", ["route": route], Double(histogram.count))
+        }
+        out.family("registry_database_errors_total", "counter", "Failed database calls, by kind.")
+        for (kind, value) in snapshot.databaseErrors.sorted(by: { $0.key < $1.key }) {
+            out.sample("registry_database_errors_total", ["kind": kind], Double(value))
+        }
+        out.family("registry_schema_versions_published_total", "counter", "Schema versions published by this process.")
+        out.sample("registry_schema_versions_published_total", [:], Double(snapshot.published))
+        out.family("registry_schema_versions_deleted_total", "counter", "Schema versions deleted by this process.")
+        out.sample("registry_schema_versions_deleted_total", [:], Double(snapshot.deleted))
+        for gauge in gauges {
+            out.family(gauge.name, "gauge", gauge.help)
+            out.sample(gauge.name, gauge.labels, gauge.value)
+        }
+        return out.text
+    }
+}
+
+/// A value read at scrape time.
+public struct Gauge: Sendable {
+    public let name: String
+    public let help: String
+    public let labels: [String: String]
+    public let value: Double
+
+    public init(_ name: String, _ help: String, labels: [String: String] = [:], value: Double) {
+        self.name = name
+        self.help = help
+        self.labels = labels
+        self.value = value
+    }
+}
+
+/// Builds exposition text: `# HELP`/`# TYPE` once per family, escaped label values.
+struct PrometheusText {
+    private(set) var text = ""
+    private var families: Set<String> = []
+
+    mutating func family(_ name: String, _ type: String, _ help: String) {
+        guard families.insert(name).inserted else { return }
+        text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    mutating func sample(_ name: String, _ labels: [String: String], _ value: Double) {
+        text += name
+        if !labels.isEmpty {
+            let rendered = labels.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\"\(Self.escape($0.value))\"" }
+            text += "{" + rendered.joined(separator: ",") + "}"
+        }
+        text += " " + Self.number(value) + "\n"
+    }
+
+    static func escape(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,38 @@
+/// Request ids: an incoming `X-Request-Id` is kept when it is short and plain (so a gateway's
+/// id ties its logs to ours), anything else is replaced by a fresh random id, so a client
+/// cannot inject arbitrary text into logs.
+public enum RequestID {
+    public static let maxLength = 128
+
+    public static func accept(_ incoming: String?) -> String {
+        if let incoming, !incoming.isEmpty, incoming.utf8.count <= maxLength,
+            incoming.utf8.allSatisfy({ isSafe($0) })
+        {
+            return incoming
+        }
+        return generate()
+    }
+
+    public static func generate() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for _ in 0..<16 {
+            let byte = UInt8.random(in: .min ... .max, using: &rng)
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"):
+            true
+        default:
+            false
+        }
+    }
+}
