@@ -18,6 +18,7 @@ public struct CompatibilityProblem: Sendable, Equatable {
     public let version: Int32
     /// The field, as in the form (`content-state.legs[].gate`).
     public let path: String
+    /// What fails, as a type so callers can switch on it; `problem` is its wire name.
     public let kind: Kind
     /// Plain English naming the field and the versions, for the person publishing.
     public let message: String

@@ -5,6 +5,7 @@ enum FormConstraint: Int, CaseIterable {
     case minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
     case minItems, maxItems, format
 
+    /// The constraint a JSON Schema keyword sets, if any.
     init?(keyword: String) {
         switch keyword {
         case "minLength": self = .minLength
@@ -19,23 +20,6 @@ enum FormConstraint: Int, CaseIterable {
         case "maxItems": self = .maxItems
         case "format": self = .format
         default: return nil
-        }
-    }
-
-    /// The JSON Schema keyword it is read from.
-    var keyword: String {
-        switch self {
-        case .minLength: "minLength"
-        case .maxLength: "maxLength"
-        case .pattern: "pattern"
-        case .minimum: "minimum"
-        case .maximum: "maximum"
-        case .exclusiveMinimum: "exclusiveMinimum"
-        case .exclusiveMaximum: "exclusiveMaximum"
-        case .multipleOf: "multipleOf"
-        case .minItems: "minItems"
-        case .maxItems: "maxItems"
-        case .format: "format"
         }
     }
 

@@ -18,5 +18,6 @@ public struct FormSection: Sendable, Equatable {
     }
 
     public let mode: Mode
+    /// In the order of the schema text: the author's order is the form's order.
     public let fields: [FormField]
 }

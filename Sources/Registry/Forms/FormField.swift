@@ -6,12 +6,16 @@ public struct FormField: Sendable, Equatable {
     /// Where the value sits in the push payload (`content-state.legs[].gate`), so the builder
     /// can place it without knowing the schema's nesting.
     public internal(set) var path: String
+    /// The schema's `title`, else the name made readable, because authors rarely write titles.
     public internal(set) var label: String
+    /// What the value is in JSON, so the builder can check it before sending.
     public internal(set) var type: FormFieldType
+    /// The editor to show, chosen from the type, format and values the schema allows.
     public internal(set) var widget: FormWidget
     /// Whether a journey must fill the field: never for content state, which a journey may
     /// leave untouched.
     public internal(set) var isRequired: Bool
+    /// The schema's `description`, shown as help beside the input.
     public internal(set) var description: String?
     /// The schema's `default`, verbatim, so number lexemes such as `1.50` survive.
     public internal(set) var defaultValue: JSONValue?
@@ -57,7 +61,9 @@ public enum FormWidget: String, Sendable {
 
 /// One choice of a `select`: the exact JSON value to send and the text to show for it.
 public struct FormOption: Sendable, Equatable {
+    /// Verbatim from `enum` or `const`: the app's decoder needs exactly this value.
     public let value: JSONValue
+    /// A string value made readable (`on_time` → `On time`); other values as their JSON text.
     public let label: String
 }
 
