@@ -14,8 +14,9 @@ struct SchemaResolver {
 
     /// Completes `schema` with every schema its `$ref` chain leads to, pushing each reference
     /// followed onto `active`, the references being expanded above this field. Returns false,
-    /// leaving `active` as it was, when a reference is not a string, not local, leads nowhere or
-    /// to a non-object, or is already in `active` (expanding it again would never end).
+    /// leaving `active` as it was and `schema` completed as far as the chain could be followed,
+    /// when a reference is not a string, not local, leads nowhere or to a non-object, or is
+    /// already in `active` (expanding it again would never end).
     mutating func resolve(_ schema: inout FieldSchema, active: inout [String]) -> Bool {
         let outerCount = active.count
         while let reference = schema.reference {
