@@ -16,7 +16,7 @@ import CLibPQ
 /// `PQexecPrepared` but lets the client enforce `responseTimeout`: a blocking libpq call could
 /// wait forever on a host that vanished without closing the socket.
 public final class PGConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private let statementTimeout: Duration
     private var responseTimeout: Duration?
     /// Statements prepared in this session: name → SQL (to catch two statements sharing a name).
