@@ -7,7 +7,7 @@ import Synchronization
 public final class NotificationListener: Sendable {
     private let config: PostgresConfig
     private let channels: [String]
-    private let onNotification: @Sendable (_ channel: String, _ payload: String) -> Void
+    private let onNotification: @Sendable (_ payload: String) -> Void
     private let onReconnect: @Sendable () -> Void
     private let stopped = Atomic<Bool>(false)
     private let finished = Mutex<Bool>(false)
@@ -15,7 +15,7 @@ public final class NotificationListener: Sendable {
     /// - Parameter channels: plain identifiers (they are quoted into `LISTEN`).
     public init(
         config: PostgresConfig, channels: [String],
-        onNotification: @escaping @Sendable (_ channel: String, _ payload: String) -> Void,
+        onNotification: @escaping @Sendable (_ payload: String) -> Void,
         onReconnect: @escaping @Sendable () -> Void
     ) {
         self.config = config
@@ -54,8 +54,7 @@ public final class NotificationListener: Sendable {
     private func listen(on connection: PGConnection) throws {
         while !stopped.load(ordering: .sequentiallyConsistent) {
             for payload in try connection.notifications(waitingUpTo: 500) {
-                let parts = payload.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
-                if parts.count == 2 { onNotification(String(parts[0]), String(parts[1])) }
+                onNotification(payload)
             }
         }
     }
