@@ -29,8 +29,10 @@ public final class RegistryAPI: Sendable {
     static let apiRoutes: [Route] = [
         Route("GET", "/api/live_activity_schemas", handler: SchemaHandlers.list),
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
+        Route("POST", "/api/live_activity_schemas:validate", handler: FormHandlers.validate),
         Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.get),
         Route("DELETE", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.delete),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}/form", handler: FormHandlers.form),
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),

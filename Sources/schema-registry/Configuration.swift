@@ -1,3 +1,5 @@
+import RegistryAPI
+
 /// The service's one configuration, read once from the environment. A bad value stops
 /// start-up with one line naming the variable (exit 2), never a half-configured server.
 struct Configuration: Sendable {
@@ -14,6 +16,10 @@ struct Configuration: Sendable {
     var connectionTimeoutSeconds: Int
     var maxConnections: Int
     var migrationsDirectory: String?
+    var logLevel: Logger.Level
+    /// Where probes and metrics are served when not on the main port.
+    var adminListen: (host: String, port: Int)?
+    var shutdownGraceSeconds: Int
 
     /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
     static let variables: [(name: String, meaning: String)] = [
@@ -29,6 +35,9 @@ struct Configuration: Sendable {
         ("REGISTRY_CONNECTION_TIMEOUT_SECONDS", "idle or slow connections are closed after this (default 30)"),
         ("REGISTRY_MAX_CONNECTIONS", "open connections per process (default 1000)"),
         ("REGISTRY_MIGRATIONS_DIR", "folder of NNNN_name.sql migrations (default: found beside the binary)"),
+        ("REGISTRY_LOG_LEVEL", "debug, info, warning or error (default info)"),
+        ("REGISTRY_ADMIN_LISTEN", "host:port for /healthz, /readyz and /metrics only (default: served on REGISTRY_LISTEN)"),
+        ("REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM (default 10)"),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -50,7 +59,12 @@ struct Configuration: Sendable {
             maxHeaderBytes: try reader.integer("REGISTRY_MAX_HEADER_BYTES", default: 32_768, range: 4096...1_048_576),
             connectionTimeoutSeconds: try reader.integer("REGISTRY_CONNECTION_TIMEOUT_SECONDS", default: 30, range: 1...3600),
             maxConnections: try reader.integer("REGISTRY_MAX_CONNECTIONS", default: 1000, range: 1...100_000),
-            migrationsDirectory: reader.optional("REGISTRY_MIGRATIONS_DIR")
+            migrationsDirectory: reader.optional("REGISTRY_MIGRATIONS_DIR"),
+            logLevel: try reader.logLevel("REGISTRY_LOG_LEVEL"),
+            adminListen: try reader.optional("REGISTRY_ADMIN_LISTEN").map { _ throws(ConfigurationError) in
+                try reader.hostPort("REGISTRY_ADMIN_LISTEN", default: ("", 0))
+            },
+            shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600)
         )
     }
 
@@ -64,6 +78,9 @@ struct Configuration: Sendable {
             ("max_body_bytes", String(maxBodyBytes)),
             ("connection_timeout_seconds", String(connectionTimeoutSeconds)),
             ("max_connections", String(maxConnections)),
+            ("log_level", logLevel.name),
+            ("admin_listen", adminListen.map { "\($0.host):\($0.port)" } ?? "same as listen"),
+            ("shutdown_grace_seconds", String(shutdownGraceSeconds)),
         ]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RegistryAPI
 
 /// Typed reads of environment variables, each failure naming the variable and the bad value.
 struct EnvironmentReader {
@@ -21,6 +22,14 @@ struct EnvironmentReader {
                 description: "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
         }
         return number
+    }
+
+    func logLevel(_ name: String) throws(ConfigurationError) -> Logger.Level {
+        guard let text = optional(name) else { return .info }
+        guard let level = Logger.Level(name: text) else {
+            throw ConfigurationError(description: "\(name) must be debug, info, warning or error, got \"\(text)\"")
+        }
+        return level
     }
 
     /// `host:port`, `[v6]:port` or `:port` (all interfaces).

@@ -1,42 +1,89 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import Registry
 import RegistryAPI
 import RegistryPostgres
+import Synchronization
 
 /// `schema-registry serve`. Start-up order: configuration → database pool → migrations check
-/// → HTTP; shutdown runs in reverse on SIGTERM or SIGINT.
+/// → HTTP; shutdown runs in reverse on SIGTERM or SIGINT: readiness turns 503, the listener
+/// stops accepting, in-flight requests get the grace period, then the pool closes.
 enum ServeCommand {
     static func run(environment: [String: String]) throws {
         let configuration = try Configuration.fromEnvironment(environment)
+        let logger = Logger(minimumLevel: configuration.logLevel)
         let pool = Database.pool(configuration)
-        let status = try Database.migrator(configuration, pool: pool).status()
-        if let problem = status.problem {
+        let migrator = Database.migrator(configuration, pool: pool)
+        if let problem = try migrator.status().problem {
             Console.fail(problem, status: 1)
         }
-        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool))
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: configuration.listenHost,
-                port: configuration.listenPort,
-                workers: configuration.httpWorkers,
-                maxBodyBytes: configuration.maxBodyBytes,
-                connectionMemoryLimitBytes: configuration.maxHeaderBytes,
-                connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-                connectionLimit: configuration.maxConnections
-            ),
-            handler: api.handle,
-            rejection: api.reject
-        )
-        try server.start()
-        Console.message("schema-registry: serving on \(configuration.listenHost):\(server.port) "
-            + configuration.redacted.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+        let shuttingDown = ShutdownFlag()
+        let metrics = Metrics()
+        let operations = Operations(
+            unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator) },
+            gauges: { gauges(pool: pool) })
+        let api = RegistryAPI(
+            store: PostgresSchemaStore(pool: pool), logger: logger, metrics: metrics, operations: operations,
+            operationalRoutes: configuration.adminListen == nil)
+        var servers = [
+            HTTPServer(
+                configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
+                handler: api.handle, rejection: api.reject)
+        ]
+        if let admin = configuration.adminListen {
+            let operationsAPI = RegistryAPI.operationsOnly(metrics: metrics, operations: operations, logger: logger)
+            var adminConfiguration = httpConfiguration(configuration, host: admin.host, port: admin.port)
+            adminConfiguration.workers = 1
+            servers.append(HTTPServer(configuration: adminConfiguration, handler: operationsAPI.handle, rejection: operationsAPI.reject))
+        }
+        for server in servers { try server.start() }
+        var fields: JSONObject = ["version": .string(BuildInfo.version), "port": .number(String(servers[0].port))]
+        for (key, value) in configuration.redacted { fields[key] = .string(value) }
+        logger.log(.info, "serving", fields)
+
         waitForTerminationSignal()
-        Console.message("schema-registry: shutting down")
-        server.quiesce()
-        server.stop(graceSeconds: 10)
+        shuttingDown.raise()
+        logger.log(.info, "shutting down", ["in_flight": .number(String(servers[0].inFlightRequests))])
+        servers[0].quiesce()
+        servers[0].stop(graceSeconds: Double(configuration.shutdownGraceSeconds))
+        servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
         pool.close()
+        logger.log(.info, "stopped")
         exit(0)
+    }
+
+    private static func httpConfiguration(_ configuration: Configuration, host: String, port: Int) -> HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: host,
+            port: port,
+            workers: configuration.httpWorkers,
+            maxBodyBytes: configuration.maxBodyBytes,
+            connectionMemoryLimitBytes: configuration.maxHeaderBytes,
+            connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+            connectionLimit: configuration.maxConnections
+        )
+    }
+
+    /// Ready means: not shutting down, the database answers, and its migrations are the ones
+    /// this binary was built with.
+    private static func readiness(shuttingDown: ShutdownFlag, migrator: Migrator) -> String? {
+        if shuttingDown.isRaised { return "shutting down" }
+        do {
+            return try migrator.status().problem
+        } catch {
+            return "database unreachable"
+        }
+    }
+
+    private static func gauges(pool: ConnectionPool) -> [Gauge] {
+        let stats = pool.stats
+        return [
+            Gauge("registry_db_pool_size", "Most PostgreSQL connections the pool keeps.", value: Double(stats.size)),
+            Gauge("registry_db_pool_in_use", "Pooled connections serving a request now.", value: Double(stats.inUse)),
+            Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),
+            Gauge("registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version], value: 1),
+        ]
     }
 
     /// Blocks until SIGTERM or SIGINT arrives.
@@ -53,4 +100,11 @@ enum ServeCommand {
         received.wait()
         sources.forEach { $0.cancel() }
     }
+}
+
+/// Set once when a termination signal arrives; readiness reads it on every probe.
+final class ShutdownFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    func raise() { raised.store(true, ordering: .sequentiallyConsistent) }
+    var isRaised: Bool { raised.load(ordering: .sequentiallyConsistent) }
 }

@@ -104,6 +104,7 @@ public struct JSONParser {
         try enter(depth: depth)
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        var seenKeys: Set<String> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -117,7 +118,7 @@ public struct JSONParser {
             let keyOffset = index
             let key = try parseString()
             path.append(.key(key))
-            if options.rejectDuplicateKeys, members.contains(where: { $0.key == key }) {
+            if options.rejectDuplicateKeys, isDuplicate(key, in: members, seen: &seenKeys) {
                 throw error("duplicate key \(JSONWriter.string(.string(key)))", at: keyOffset)
             }
             skipWhitespace()
@@ -138,6 +139,14 @@ public struct JSONParser {
                 throw error("expected ',' or '}'")
             }
         }
+    }
+
+    /// Small objects are scanned; past a handful of keys a set keeps wide objects linear.
+    private func isDuplicate(_ key: String, in members: [(key: String, value: JSONValue)], seen: inout Set<String>) -> Bool {
+        let scanLimit = 8
+        if members.count < scanLimit { return members.contains(where: { $0.key == key }) }
+        if seen.isEmpty { seen = Set(members.map(\.key)) }
+        return !seen.insert(key).inserted
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {

@@ -11,17 +11,34 @@ public struct SchemaDocument: Sendable, Equatable {
     /// `attributes.required`, in the author's order.
     public let attributesRequired: [String]
 
+    /// `#/$defs/…` and `#/definitions/…` targets by reference text, so resolving the usual
+    /// references is one lookup instead of a scan of every definition.
+    private let definitions: [String: JSONValue]
+
     public init(root: JSONObject, contentProperties: JSONObject, attributesProperties: JSONObject?, attributesRequired: [String]) {
         self.root = root
         self.contentProperties = contentProperties
         self.attributesProperties = attributesProperties
         self.attributesRequired = attributesRequired
+        var definitions: [String: JSONValue] = [:]
+        for container in ["definitions", "$defs"] {
+            for member in root[container]?.objectValue?.members ?? [] where !member.key.contains("/") && !member.key.contains("~") {
+                let reference = "#/\(container)/\(member.key)"
+                if definitions[reference] == nil { definitions[reference] = member.value }
+            }
+        }
+        self.definitions = definitions
+    }
+
+    public static func == (lhs: SchemaDocument, rhs: SchemaDocument) -> Bool {
+        lhs.root == rhs.root
     }
 
     /// Resolves a local reference (`#/$defs/Name`, `#/definitions/Name`, or any JSON pointer
     /// into this document). Returns nil for remote or unresolvable references; cycles are the
     /// caller's to detect.
     public func resolve(reference: String) -> JSONValue? {
+        if let target = definitions[reference] { return target }
         guard reference.hasPrefix("#") else { return nil }
         let pointer = String(reference.dropFirst()).removingPointerPercentEncoding
         if pointer.isEmpty { return .object(root) }

@@ -27,6 +27,11 @@ public protocol SchemaStore: Sendable {
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
 
+    /// The live versions of a type with distinct schema texts: for each text, its oldest live
+    /// version. Compatibility compares a new version with these; identical earlier versions
+    /// would only repeat the same findings.
+    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [SchemaVersion]
+
     /// Deletes one live version for good. Returns false when it was unknown or already deleted.
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool
 }

@@ -38,12 +38,14 @@ enum SchemaHandlers {
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let application = try call.application(code: request.applicationCode)
-        _ = try SchemaRules.validate(request.jsonSchema)
+        let review = try PublishReview(request, application: application, store: call.store)
         let schema = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
             jsonSchema: request.jsonSchema)
         call.metrics.recordPublished()
-        return JSONResponse.make(["schema": SchemaJSON.object(schema)])
+        var body: JSONObject = ["schema": SchemaJSON.object(schema)]
+        review.annotate(&body)
+        return JSONResponse.make(.object(body))
     }
 
     static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {

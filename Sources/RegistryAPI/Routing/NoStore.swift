@@ -13,5 +13,6 @@ struct NoStore: SchemaStore {
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
     { throw unavailable() }
+    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [SchemaVersion] { throw unavailable() }
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool { throw unavailable() }
 }

@@ -53,6 +53,10 @@ struct Storage: Sendable {
         try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
     }
 
+    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [SchemaVersion] {
+        try run { try store.distinctLiveSchemas(application: application, attributesType: attributesType) }
+    }
+
     func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
         try run { try store.delete(application: application, attributesType: attributesType, version: version) }
     }

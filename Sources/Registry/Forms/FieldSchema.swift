@@ -1,0 +1,108 @@
+/// The keywords of one field schema that the form reads, gathered in a single pass over its
+/// members: a field is judged on some twenty keywords, and looking each one up in the ordered
+/// object would scan it twenty times per field.
+struct FieldSchema {
+    private(set) var reference: JSONValue?
+    private(set) var type: JSONValue?
+    private(set) var title: JSONValue?
+    private(set) var description: JSONValue?
+    private(set) var defaultValue: JSONValue?
+    private(set) var enumValues: JSONValue?
+    private(set) var constValue: JSONValue?
+    private(set) var properties: JSONValue?
+    private(set) var required: JSONValue?
+    private(set) var items: JSONValue?
+    private(set) var swiftType: JSONValue?
+    /// `prefixItems` is present: the array is a tuple.
+    private(set) var hasPrefixItems = false
+    /// `oneOf`, `anyOf`, `allOf`, `not` or `patternProperties` is present: the value's shape
+    /// depends on several schemas, which one editor cannot show.
+    private(set) var isInexpressible = false
+    /// In the order of the schema text.
+    private var constraints: [(constraint: FormConstraint, value: JSONValue)] = []
+
+    private enum Keyword {
+        case reference, type, title, description, defaultValue, enumValues, constValue, properties, required, items
+        case swiftType, prefixItems, inexpressible
+        case constraint(FormConstraint)
+    }
+
+    /// The keyword a member key names; the common ones come first.
+    private static func keyword(_ key: String) -> Keyword? {
+        switch key {
+        case "type": .type
+        case "title": .title
+        case "description": .description
+        case "enum": .enumValues
+        case "properties": .properties
+        case "items": .items
+        case "$ref": .reference
+        case "required": .required
+        case "default": .defaultValue
+        case "const": .constValue
+        case "x-swift-type": .swiftType
+        case "prefixItems": .prefixItems
+        case "oneOf", "anyOf", "allOf", "not", "patternProperties": .inexpressible
+        default: FormConstraint(keyword: key).map(Keyword.constraint)
+        }
+    }
+
+    /// Reads `object`; as with `JSONObject`'s subscript, the first of repeated keys counts.
+    init(_ object: JSONObject) {
+        for (key, value) in object.members {
+            switch Self.keyword(key) {
+            case nil: break
+            case .reference?: Self.keep(&reference, value)
+            case .type?: Self.keep(&type, value)
+            case .title?: Self.keep(&title, value)
+            case .description?: Self.keep(&description, value)
+            case .defaultValue?: Self.keep(&defaultValue, value)
+            case .enumValues?: Self.keep(&enumValues, value)
+            case .constValue?: Self.keep(&constValue, value)
+            case .properties?: Self.keep(&properties, value)
+            case .required?: Self.keep(&required, value)
+            case .items?: Self.keep(&items, value)
+            case .swiftType?: Self.keep(&swiftType, value)
+            case .prefixItems?: hasPrefixItems = true
+            case .inexpressible?: isInexpressible = true
+            case .constraint(let constraint)?:
+                if self[constraint] == nil { constraints.append((constraint, value)) }
+            }
+        }
+    }
+
+    private static func keep(_ slot: inout JSONValue?, _ value: JSONValue) {
+        if slot == nil { slot = value }
+    }
+
+    /// The value of one constraint keyword.
+    subscript(constraint: FormConstraint) -> JSONValue? {
+        constraints.first { $0.constraint.rawValue == constraint.rawValue }?.value
+    }
+
+    /// The constraints under their form keys, in the form's order; empty when there are none.
+    var formConstraints: JSONObject {
+        let ordered =
+            constraints.count < 2 ? constraints : constraints.sorted { $0.constraint.rawValue < $1.constraint.rawValue }
+        return JSONObject(ordered.map { (key: $0.constraint.formKey, value: $0.value) })
+    }
+
+    /// Completes this schema, written beside a `$ref`, with the referenced `target`: keywords
+    /// given here win, the target supplies the rest, and the target's own `$ref` is next to follow.
+    mutating func complete(with target: FieldSchema) {
+        reference = target.reference
+        type = type ?? target.type
+        title = title ?? target.title
+        description = description ?? target.description
+        defaultValue = defaultValue ?? target.defaultValue
+        enumValues = enumValues ?? target.enumValues
+        constValue = constValue ?? target.constValue
+        properties = properties ?? target.properties
+        required = required ?? target.required
+        items = items ?? target.items
+        swiftType = swiftType ?? target.swiftType
+        hasPrefixItems = hasPrefixItems || target.hasPrefixItems
+        isInexpressible = isInexpressible || target.isInexpressible
+        constraints += target.constraints.filter { self[$0.constraint] == nil }
+    }
+}

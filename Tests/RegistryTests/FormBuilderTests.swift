@@ -1,0 +1,161 @@
+import Registry
+import Testing
+
+/// Builds forms from schema text, as the API does once a schema has passed the shape rules.
+enum FormFixture {
+    static func form(_ schema: String) throws -> FormDescriptor {
+        try FormBuilder.form(for: SchemaRules.validate(schema))
+    }
+
+    /// The content field `x` described by `fieldSchema`; `defs` becomes the root `$defs`.
+    static func field(_ fieldSchema: String, defs: String? = nil) throws -> FormField {
+        let defsMember = defs.map { #","$defs":\#($0)"# } ?? ""
+        let form = try form(#"{"type":"object","properties":{"x":\#(fieldSchema)}\#(defsMember)}"#)
+        return try #require(form.content.fields.first)
+    }
+
+    static func json(_ field: FormField) -> String {
+        JSONWriter.string(field.jsonValue)
+    }
+}
+
+@Suite struct FormBuilderTests {
+    @Test func flightAttributesExampleGivesExactlyTheDescriptorOfTheSpec() throws {
+        let schema = """
+            {
+              "type": "object",
+              "properties": {
+                "gate": { "type": "string" },
+                "status": { "type": "string" },
+                "estimatedTime": { "type": "string" }
+              },
+              "attributes": {
+                "properties": { "flightNumber": { "type": "string" } },
+                "required": ["flightNumber"]
+              }
+            }
+            """
+        let expected = """
+            {
+              "form": {
+                "application": "XXXXX-XXXXX",
+                "attributes_type": "FlightAttributes",
+                "version": 2,
+                "content": {
+                  "mode": "fields",
+                  "fields": [
+                    { "name": "gate", "path": "content-state.gate", "label": "Gate",
+                      "type": "string", "widget": "text", "required": false },
+                    { "name": "status", "path": "content-state.status", "label": "Status",
+                      "type": "string", "widget": "text", "required": false },
+                    { "name": "estimatedTime", "path": "content-state.estimatedTime",
+                      "label": "Estimated time", "type": "string", "widget": "text",
+                      "required": false }
+                  ]
+                },
+                "attributes": {
+                  "mode": "fields",
+                  "fields": [
+                    { "name": "flightNumber", "path": "attributes.flightNumber",
+                      "label": "Flight number", "type": "string", "widget": "text",
+                      "required": true }
+                  ]
+                }
+              }
+            }
+            """
+        let form = try FormFixture.form(schema)
+        let wrapped = JSONObject(
+            [("application", "XXXXX-XXXXX"), ("attributes_type", "FlightAttributes"), ("version", 2)]
+                + form.jsonObject.members)
+        #expect(JSONWriter.string(["form": .object(wrapped)]) == JSONWriter.string(try JSONParser.parse(expected)))
+    }
+
+    @Test func fieldsFollowTheOrderOfKeysInTheSchemaText() throws {
+        let form = try FormFixture.form(
+            """
+            {"type":"object",
+             "properties":{"zeta":{"type":"string"},"alpha":{"type":"string"},
+                           "mid":{"type":"object","properties":{"zz":{"type":"string"},"aa":{"type":"string"}}}},
+             "attributes":{"properties":{"omega":{"type":"string"},"beta":{"type":"string"}}}}
+            """)
+        #expect(form.content.fields.map(\.name) == ["zeta", "alpha", "mid"])
+        #expect(form.content.fields[2].children.fields.map(\.name) == ["zz", "aa"])
+        #expect(form.attributes.fields.map(\.name) == ["omega", "beta"])
+    }
+
+    @Test func contentFieldPathsStartWithContentState() throws {
+        #expect(try FormFixture.field(#"{"type":"string"}"#).path == "content-state.x")
+    }
+
+    @Test func attributeFieldPathsStartWithAttributes() throws {
+        let form = try FormFixture.form(#"{"type":"object","attributes":{"properties":{"flightNumber":{}}}}"#)
+        #expect(form.attributes.fields.map(\.path) == ["attributes.flightNumber"])
+    }
+
+    @Test func nestedFieldPathsExtendTheParentPath() throws {
+        let field = try FormFixture.field(
+            #"{"type":"object","properties":{"gate":{"type":"object","properties":{"terminal":{"type":"string"}}}}}"#)
+        #expect(field.children.fields[0].path == "content-state.x.gate")
+        #expect(field.children.fields[0].children.fields[0].path == "content-state.x.gate.terminal")
+    }
+
+    @Test func contentFieldsAreNeverRequiredEvenWithARootRequiredList() throws {
+        let form = try FormFixture.form(#"{"type":"object","properties":{"gate":{"type":"string"}},"required":["gate"]}"#)
+        #expect(form.content.fields[0].isRequired == false)
+    }
+
+    @Test func attributeFieldsAreRequiredWhenListedInAttributesRequired() throws {
+        let form = try FormFixture.form(
+            #"{"type":"object","attributes":{"properties":{"a":{},"b":{}},"required":["b"]}}"#)
+        #expect(form.attributes.fields.map(\.isRequired) == [false, true])
+    }
+
+    @Test func nestedFieldsAreRequiredFromTheirOwnObjectsRequiredList() throws {
+        let field = try FormFixture.field(
+            #"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a"]}"#)
+        #expect(field.children.fields.map(\.isRequired) == [true, false])
+    }
+
+    @Test func attributesWithoutASectionAreFreeWithNoFields() throws {
+        let form = try FormFixture.form(#"{"type":"object","properties":{"gate":{"type":"string"}}}"#)
+        #expect(form.attributes.mode == .free)
+        #expect(JSONWriter.string(form.attributes.jsonValue) == #"{"mode":"free","fields":[]}"#)
+    }
+
+    @Test func contentWithoutPropertiesIsFieldsModeWithNoFields() throws {
+        let form = try FormFixture.form(#"{"type":"object"}"#)
+        #expect(JSONWriter.string(form.content.jsonValue) == #"{"mode":"fields","fields":[]}"#)
+    }
+
+    @Test func attributesSectionWithEmptyPropertiesIsFieldsModeWithNoFields() throws {
+        let form = try FormFixture.form(#"{"type":"object","attributes":{"properties":{}}}"#)
+        #expect(JSONWriter.string(form.attributes.jsonValue) == #"{"mode":"fields","fields":[]}"#)
+    }
+
+    @Test func renderingKeepsTheKeyOrderOfTheSpecWithEveryOptionalKey() throws {
+        let field = try FormFixture.field(
+            #"{"type":["string","null"],"title":"Status","description":"Now","default":"on_time","enum":["on_time",null],"maxLength":20}"#
+        )
+        #expect(
+            FormFixture.json(field)
+                == #"{"name":"x","path":"content-state.x","label":"Status","type":"string","widget":"select","required":false,"description":"Now","default":"on_time","options":[{"value":"on_time","label":"On time"},{"value":null,"label":"null"}],"nullable":true,"constraints":{"max_length":20}}"#
+        )
+    }
+
+    @Test func groupRendersItsFieldsLast() throws {
+        let field = try FormFixture.field(#"{"type":"object","properties":{"a":{"type":"boolean"}}}"#)
+        #expect(
+            FormFixture.json(field)
+                == #"{"name":"x","path":"content-state.x","label":"X","type":"object","widget":"group","required":false,"fields":[{"name":"a","path":"content-state.x.a","label":"A","type":"boolean","widget":"toggle","required":false}]}"#
+        )
+    }
+
+    @Test func listRendersItsItemLast() throws {
+        let field = try FormFixture.field(#"{"type":"array","minItems":1,"items":{"type":"integer"}}"#)
+        #expect(
+            FormFixture.json(field)
+                == #"{"name":"x","path":"content-state.x","label":"X","type":"array","widget":"list","required":false,"constraints":{"min_items":1},"item":{"name":"item","path":"content-state.x[]","label":"Item","type":"integer","widget":"number","required":false}}"#
+        )
+    }
+}
