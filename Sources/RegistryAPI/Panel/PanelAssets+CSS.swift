@@ -125,6 +125,7 @@ button.link { background: none; border: 0; padding: 0 .1rem; color: var(--accent
 .label-row { display: flex; justify-content: space-between; align-items: baseline; gap: .5rem; flex-wrap: wrap; }
 .field-hint { font-size: .85rem; color: var(--muted); margin: 0; overflow-wrap: anywhere; }
 .field-hint .type { font-size: .8rem; }
+fieldset > .field-hint { margin-bottom: .6rem; }
 .field-hint .encoding { color: var(--warn); font-weight: 600; }
 .toggle-row { display: flex; align-items: center; gap: .5rem; }
 .toggle-row label { font-weight: 600; }
@@ -259,7 +260,9 @@ dialog .actions { justify-content: flex-end; }
   .messages, .errors { padding-left: .75rem; padding-right: .75rem; }
   .card { padding: .85rem; }
   .session { width: 100%; }
+  .session label { flex-basis: 100%; }
   .session select { flex: 1; }
+  .tabs [role="tab"] { padding: .4rem .65rem; }
   .free-row { grid-template-columns: minmax(0, 1fr); }
   pre.code { max-height: 24rem; padding: .6rem; }
 }

@@ -5,7 +5,7 @@ extension PanelAssets {
     static let publishViewJS = ##"""
 // The publish view: type, optional version, schema text; a live dry run beside it.
 
-import { h, debounce, errorBox, plural } from './dom.js';
+import { h, append, debounce, errorBox, plural } from './dom.js';
 import { api } from './api.js';
 import { renderForm } from './form-render.js';
 import { prettyJSON, characterIndex } from './json-text.js';
@@ -127,11 +127,12 @@ export function renderPublishView(container, options) {
     } else if (outcome.result) {
       const { result } = outcome;
       setStatus('ok', '✓ Passes every publishing rule.');
-      checkArea.append(
+      append(checkArea, [
         compatibilityReport(result.compatibility, outcome.request.attributesType),
         warningList(result.warnings),
         h('h4', {}, 'Form preview'),
-        result.form ? renderForm(result.form, { label: 'Form preview' }) : h('p', { class: 'muted' }, 'No form in the answer.'));
+        result.form ? renderForm(result.form, { label: 'Form preview' }) : h('p', { class: 'muted' }, 'No form in the answer.'),
+      ]);
     } else if (isRuleViolation(outcome.error)) {
       setStatus('bad', '✗ This schema cannot be published yet.');
       checkArea.append(problemList(outcome.error));
