@@ -6,4 +6,6 @@
    re-exported as constants so the wrapper can ask for the SQLSTATE by name. */
 static const int CLIBPQ_DIAG_SQLSTATE = PG_DIAG_SQLSTATE;
 static const int CLIBPQ_DIAG_MESSAGE_PRIMARY = PG_DIAG_MESSAGE_PRIMARY;
+static const int CLIBPQ_DIAG_MESSAGE_DETAIL = PG_DIAG_MESSAGE_DETAIL;
+static const int CLIBPQ_DIAG_CONSTRAINT_NAME = PG_DIAG_CONSTRAINT_NAME;
 #endif

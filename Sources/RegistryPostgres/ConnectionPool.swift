@@ -1,0 +1,205 @@
+import Registry
+
+/// A snapshot of the pool for metrics and readiness.
+public struct PoolStats: Sendable, Equatable {
+    /// Most sessions the pool may hold (`PostgresConfig.poolSize`).
+    public let size: Int
+    /// Sessions currently open, idle or lent.
+    public let open: Int
+    public let idle: Int
+    public let inUse: Int
+    /// Callers parked waiting for a session.
+    public let waiting: Int
+
+    public init(size: Int, open: Int, idle: Int, inUse: Int, waiting: Int) {
+        self.size = size
+        self.open = open
+        self.idle = idle
+        self.inUse = inUse
+        self.waiting = waiting
+    }
+}
+
+/// When running an operation again is safe. A statement whose session broke may or may not have
+/// been executed, so only reads may be repeated after a connection loss; deadlock and
+/// serialization failures roll the whole transaction back, so any operation may be repeated.
+public enum RetryPolicy: Sendable {
+    /// Never repeat (the default).
+    case never
+    /// Repeat once after a lost session or a deadlock/serialization failure.
+    case read
+    /// Repeat once after a deadlock/serialization failure (`40P01`/`40001`) only: a safety net,
+    /// the statements are designed not to need it.
+    case write
+
+    func allowsRetry(after error: PGError) -> Bool {
+        let conflict = error.kind == .server && (error.sqlState?.isTransientConflict ?? false)
+        switch self {
+        case .never: return false
+        case .write: return conflict
+        // A timeout is not retried: the server may still be busy with the first attempt.
+        case .read: return conflict || (error.isConnectionLoss && error.kind != .timeout)
+        }
+    }
+}
+
+/// A fixed-size set of sessions shared by the worker threads. Sessions are opened lazily and
+/// replaced lazily: one that broke is dropped when it comes back and a new one is opened by the
+/// next caller, so the pool heals after a database restart without being recreated.
+///
+/// Callers never wait unboundedly: a free session within `acquireTimeout`, or a new one within
+/// libpq's `connect_timeout`, else `RegistryError.unavailable`.
+public final class ConnectionPool: Sendable {
+    public let config: PostgresConfig
+    private let lock: ConditionLock<State>
+
+    /// A session parked in the pool. `@unchecked Sendable`: it is only touched by the single
+    /// caller it is lent to, or under the pool's lock while idle.
+    private struct Parked: @unchecked Sendable {
+        let connection: PGConnection
+    }
+
+    private struct State {
+        var idle: [Parked] = []
+        var open = 0
+        var inUse = 0
+        var closed = false
+        var lastFailure: PGError?
+    }
+
+    private enum Grant {
+        case idle(Parked)
+        case connect
+        case closed
+    }
+
+    /// Opens nothing yet: the first caller opens the first session, so a service can start (and
+    /// report not-ready) while the database is down.
+    public init(config: PostgresConfig) {
+        self.config = config
+        self.lock = ConditionLock(State())
+    }
+
+    public var stats: PoolStats {
+        lock.withLock { state, waiters in
+            PoolStats(
+                size: config.poolSize, open: state.open, idle: state.idle.count, inUse: state.inUse,
+                waiting: waiters)
+        }
+    }
+
+    /// Why the last attempt to open a session failed, with libpq's detail, for the operator's log
+    /// (clients only ever see "database unavailable").
+    public var lastFailure: PGError? { lock.withLock { state, _ in state.lastFailure } }
+
+    /// Lends a session to `body` for its duration. Errors from `body` pass through unchanged;
+    /// the pool's own failures (no session in time, database unreachable) are
+    /// `RegistryError.unavailable`. With a retry policy the whole `body` may run twice, on a
+    /// different session, so it must not keep state from the first run.
+    public func withConnection<T>(retry: RetryPolicy = .never, _ body: (PGConnection) throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            let connection = try checkout()
+            do {
+                let value = try body(connection)
+                checkin(connection)
+                return value
+            } catch let error as PGError {
+                checkin(connection)
+                // A lost session usually means a restart: the idle ones are dead too.
+                if error.isConnectionLoss { discardIdle() }
+                if attempt == 1 && retry.allowsRetry(after: error) {
+                    attempt += 1
+                    continue
+                }
+                throw error
+            } catch {
+                checkin(connection)
+                throw error
+            }
+        }
+    }
+
+    /// Closes idle sessions and refuses new work; sessions still lent are closed on return.
+    public func close() {
+        let dropped = lock.withLock { state, _ -> [Parked] in
+            state.closed = true
+            let idle = state.idle
+            state.idle = []
+            state.open -= idle.count
+            return idle
+        }
+        lock.broadcast()
+        _ = dropped  // finished here, outside the lock
+    }
+
+    // MARK: - Internals
+
+    private func checkout() throws -> PGConnection {
+        let deadline = ContinuousClock.now + config.acquireTimeout
+        while true {
+            let grant = lock.wait(until: deadline) { state -> Grant? in
+                if state.closed { return .closed }
+                if let parked = state.idle.popLast() {
+                    state.inUse += 1
+                    return .idle(parked)
+                }
+                if state.open < config.poolSize {
+                    state.open += 1
+                    state.inUse += 1
+                    return .connect
+                }
+                return nil
+            }
+            switch grant {
+            case nil:
+                throw RegistryError.unavailable("database busy: no connection free in time")
+            case .closed?:
+                throw RegistryError.unavailable("database unavailable")
+            case .idle(let parked)?:
+                if parked.connection.checkAlive() { return parked.connection }
+                checkin(parked.connection)
+                discardIdle()
+            case .connect?:
+                do {
+                    return try PGConnection.connect(config)
+                } catch {
+                    lock.withLock { state, _ in
+                        state.open -= 1
+                        state.inUse -= 1
+                        state.lastFailure = error
+                    }
+                    lock.signal()
+                    throw RegistryError.unavailable("database unavailable")
+                }
+            }
+        }
+    }
+
+    /// Takes a session back; keeps it only if it is healthy and outside any transaction.
+    private func checkin(_ connection: PGConnection) {
+        let keep = connection.isUsable && connection.isIdle
+        let parked = Parked(connection: connection)
+        let dropped: Parked? = lock.withLock { state, _ in
+            state.inUse -= 1
+            if keep && !state.closed {
+                state.idle.append(parked)
+                return nil
+            }
+            state.open -= 1
+            return parked
+        }
+        lock.signal()
+        _ = dropped
+    }
+
+    private func discardIdle() {
+        let dropped = lock.withLock { state, _ -> [Parked] in
+            let idle = state.idle
+            state.idle = []
+            state.open -= idle.count
+            return idle
+        }
+        if !dropped.isEmpty { lock.broadcast() }
+    }
+}

@@ -1,0 +1,139 @@
+import Registry
+
+/// A PostgreSQL SQLSTATE. Decisions (retry, 409, 503) are taken on these codes because message
+/// text is localised and changes between server versions.
+public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let uniqueViolation = SQLState("23505")
+    public static let foreignKeyViolation = SQLState("23503")
+    public static let notNullViolation = SQLState("23502")
+    public static let checkViolation = SQLState("23514")
+    public static let numericValueOutOfRange = SQLState("22003")
+    public static let invalidTextRepresentation = SQLState("22P02")
+    public static let characterNotInRepertoire = SQLState("22021")
+    public static let serializationFailure = SQLState("40001")
+    public static let deadlockDetected = SQLState("40P01")
+    public static let queryCanceled = SQLState("57014")
+    public static let adminShutdown = SQLState("57P01")
+    public static let crashShutdown = SQLState("57P02")
+    public static let cannotConnectNow = SQLState("57P03")
+    public static let tooManyConnections = SQLState("53300")
+    public static let lockNotAvailable = SQLState("55P03")
+    public static let undefinedTable = SQLState("42P01")
+    public static let connectionFailure = SQLState("08006")
+
+    /// The two-character class (`08` connection exception, `23` integrity violation, ...).
+    public var errorClass: String { String(rawValue.prefix(2)) }
+
+    /// Connection exceptions and server shutdowns: the session is gone, the statement may not
+    /// have run, and only a new connection can help.
+    public var isConnectionLoss: Bool {
+        errorClass == "08" || self == .adminShutdown || self == .crashShutdown || self == .cannotConnectNow
+    }
+
+    /// Conflicts PostgreSQL resolves by aborting one transaction; running it again is correct.
+    public var isTransientConflict: Bool { self == .deadlockDetected || self == .serializationFailure }
+
+    /// The condition name from the PostgreSQL manual (Appendix A), for logs.
+    public var name: String {
+        switch rawValue {
+        case "23505": "unique_violation"
+        case "23503": "foreign_key_violation"
+        case "23502": "not_null_violation"
+        case "23514": "check_violation"
+        case "22003": "numeric_value_out_of_range"
+        case "22P02": "invalid_text_representation"
+        case "22021": "character_not_in_repertoire"
+        case "40001": "serialization_failure"
+        case "40P01": "deadlock_detected"
+        case "57014": "query_canceled"
+        case "57P01": "admin_shutdown"
+        case "57P02": "crash_shutdown"
+        case "57P03": "cannot_connect_now"
+        case "53300": "too_many_connections"
+        case "55P03": "lock_not_available"
+        case "42P01": "undefined_table"
+        default: errorClass == "08" ? "connection_exception" : "sqlstate"
+        }
+    }
+
+    public var description: String { "\(rawValue) \(name)" }
+}
+
+/// A failure talking to PostgreSQL. `description` is safe to log or show: it never holds SQL,
+/// parameter values, server messages (which quote values) or connection strings; those go to
+/// `debugDetail` only, for a developer with access to the machine.
+public struct PGError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// Could not open a session (refused, DNS, authentication, startup timeout).
+        case connectionFailed
+        /// The session broke while in use; the statement's outcome is unknown.
+        case connectionLost
+        /// The server answered with an error; `sqlState` says which.
+        case server
+        /// No answer within the client-side response deadline; the session was abandoned.
+        case timeout
+        /// A parameter libpq cannot carry (a NUL character in text).
+        case invalidParameter
+        /// The server's answer did not have the shape the caller expected.
+        case unexpectedResult
+    }
+
+    public let kind: Kind
+    public let sqlState: SQLState?
+    /// The prepared statement's name (never its SQL), to tell which call failed.
+    public let statement: String?
+    /// Server or libpq message text; may contain values and host names, so never in `description`.
+    public let debugDetail: String
+    /// The constraint a violation names, which tells apart two unique keys of one table.
+    public let constraint: String?
+
+    public init(
+        kind: Kind, sqlState: SQLState? = nil, statement: String? = nil, debugDetail: String = "",
+        constraint: String? = nil
+    ) {
+        self.kind = kind
+        self.sqlState = sqlState
+        self.statement = statement
+        self.debugDetail = debugDetail
+        self.constraint = constraint
+    }
+
+    /// True when the session cannot be used again and a fresh connection might succeed.
+    public var isConnectionLoss: Bool {
+        switch kind {
+        case .connectionFailed, .connectionLost, .timeout: true
+        case .server: sqlState?.isConnectionLoss ?? false
+        case .invalidParameter, .unexpectedResult: false
+        }
+    }
+
+    public var description: String {
+        let what: String
+        switch kind {
+        case .connectionFailed: what = "could not connect to the database"
+        case .connectionLost: what = "lost the database connection"
+        case .server: what = "database error \(sqlState.map(\.description) ?? "without SQLSTATE")"
+        case .timeout: what = "no answer from the database in time"
+        case .invalidParameter: what = "a parameter cannot be sent to the database"
+        case .unexpectedResult: what = "unexpected result from the database"
+        }
+        guard let statement else { return what }
+        return "\(what) (statement \(statement))"
+    }
+
+    /// The error the service shows for an unexpected database failure: 503 when the database is
+    /// unreachable or overloaded (the client should come back), 500 otherwise.
+    public var registryError: RegistryError {
+        if isConnectionLoss { return .unavailable("database unavailable") }
+        switch sqlState {
+        case .queryCanceled?, .tooManyConnections?, .lockNotAvailable?:
+            return .unavailable("database unavailable")
+        default:
+            return .internal()
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Registry
+
+/// The registry's storage on PostgreSQL. Every operation is one prepared statement, so each is
+/// atomic on its own and correctness under concurrent replicas comes from the database's locks,
+/// not from this process.
+public struct PostgresSchemaStore: SchemaStore {
+    public let pool: ConnectionPool
+
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    public func accountID(forTokenHash hash: [UInt8]) throws -> Int64? {
+        try pool.perform(.read) { connection in
+            try connection.execute(Self.tokenAccount, [PGBytea(hash)]).rows.first?.int64(0)
+        }
+    }
+
+    public func application(code: String) throws -> Application? {
+        try pool.perform(.read) { connection in
+            try connection.execute(Self.applicationByCode, [code]).rows.first.map { try Application(row: $0) }
+        }
+    }
+
+    public func applications(accountID: Int64) throws -> [Application] {
+        try pool.perform(.read) { connection in
+            try connection.execute(Self.applicationsOfAccount, [accountID]).rows.map { try Application(row: $0) }
+        }
+    }
+
+    public func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
+        throws -> SchemaVersion
+    {
+        let statement: PGStatement
+        let parameters: [(any PGParameter)?]
+        let taken: String
+        switch version {
+        case .nextFree:
+            statement = Self.publishNextFree
+            parameters = [application.id, attributesType, jsonSchema]
+            taken = "attributesType \"\(attributesType)\": the next version already exists"
+        case .explicit(let number):
+            guard number >= 1 else {
+                throw RegistryError.invalidArgument("version must be between 1 and 2147483647")
+            }
+            statement = Self.publishExplicit
+            parameters = [application.id, attributesType, number, jsonSchema]
+            taken = "attributesType \"\(attributesType)\" version \(number) already exists"
+        }
+        return try pool.perform(
+            .write,
+            conflict: { $0.sqlState == .uniqueViolation ? .alreadyExists(taken) : nil }
+        ) { connection in
+            guard let row = try connection.execute(statement, parameters).rows.first else {
+                // Only next-free can return no row: the counter is at the ceiling.
+                throw RegistryError.invalidArgument("no version is free for attributesType \"\(attributesType)\"")
+            }
+            return SchemaVersion(
+                applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
+                jsonSchema: jsonSchema, created: try row.string(1))
+        }
+    }
+
+    public func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {
+        try pool.perform(.read) { connection in
+            try connection.execute(Self.getVersion, [application.id, attributesType, version]).rows.first.map { row in
+                SchemaVersion(
+                    applicationCode: application.code, attributesType: attributesType, version: version,
+                    jsonSchema: try row.string(0), created: try row.string(1))
+            }
+        }
+    }
+
+    public func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
+        -> [SchemaVersion]
+    {
+        let limit: Int? = limit.map { max(0, $0) }
+        let statement: PGStatement
+        let parameters: [(any PGParameter)?]
+        switch (attributesType, cursor) {
+        case (nil, nil):
+            statement = Self.listAll
+            parameters = [application.id, limit]
+        case (nil, let cursor?):
+            statement = Self.listAllAfter
+            parameters = [application.id, cursor.attributesType, cursor.version, limit]
+        case (let type?, nil):
+            statement = Self.listType
+            parameters = [application.id, type, limit]
+        case (let type?, let cursor?):
+            statement = Self.listTypeAfter
+            parameters = [application.id, type, cursor.attributesType, cursor.version, limit]
+        }
+        return try pool.perform(.read) { connection in
+            try connection.execute(statement, parameters).rows.map { row in
+                SchemaVersion(
+                    applicationCode: application.code, attributesType: try row.string(0), version: try row.int32(1),
+                    jsonSchema: try row.string(2), created: try row.string(3))
+            }
+        }
+    }
+
+    public func delete(application: Application, attributesType: String, version: Int32) throws -> Bool {
+        try pool.perform(.write) { connection in
+            try !connection.execute(Self.deleteVersion, [application.id, attributesType, version]).rows.isEmpty
+        }
+    }
+
+    // MARK: - SQL
+
+    static let tokenAccount = PGStatement(
+        "store_token_account",
+        "SELECT account_id FROM api_tokens WHERE token_hash = $1::bytea AND revoked_at IS NULL")
+
+    static let applicationByCode = PGStatement(
+        "store_application_by_code",
+        "SELECT \(SQLText.applicationColumns) FROM applications WHERE code = $1::text")
+
+    static let applicationsOfAccount = PGStatement(
+        "store_applications_of_account",
+        "SELECT \(SQLText.applicationColumns) FROM applications WHERE account_id = $1::bigint ORDER BY code")
+
+    /// Next free version in one statement. The upsert creates or locks the type's high-water row
+    /// (a row lock exists even for a type's very first version, unlike SELECT … FOR UPDATE) and
+    /// returns the number to use; at the ceiling its WHERE fails, no row comes back, nothing is
+    /// inserted. Deleted versions keep their numbers because the counter never goes down.
+    static let publishNextFree = PGStatement(
+        "store_publish_next_free",
+        """
+        WITH counter AS (
+            INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
+            VALUES ($1::bigint, $2::text, 1)
+            ON CONFLICT (application_id, attributes_type)
+            DO UPDATE SET last_version = c.last_version + 1
+            WHERE c.last_version < 2147483647
+            RETURNING last_version
+        )
+        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
+        SELECT $1::bigint, $2::text, last_version, $3::text FROM counter
+        RETURNING version, \(SQLText.utc("created"))
+        """)
+
+    /// Explicit version: locks the same high-water row first (raising it when this version is
+    /// above it), then inserts, so explicit and next-free publishes take locks in the same order
+    /// and cannot deadlock. An existing row, live or deleted, fails with 23505 → 409.
+    static let publishExplicit = PGStatement(
+        "store_publish_explicit",
+        """
+        WITH counter AS (
+            INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
+            VALUES ($1::bigint, $2::text, $3::integer)
+            ON CONFLICT (application_id, attributes_type)
+            DO UPDATE SET last_version = GREATEST(c.last_version, EXCLUDED.last_version)
+            RETURNING last_version
+        )
+        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
+        SELECT $1::bigint, $2::text, $3::integer, $4::text FROM counter
+        RETURNING version, \(SQLText.utc("created"))
+        """)
+
+    static let getVersion = PGStatement(
+        "store_get_version",
+        """
+        SELECT json_schema, \(SQLText.utc("created"))
+        FROM schema_versions
+        WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = $3::integer
+          AND deleted_at IS NULL
+        """)
+
+    private static let listColumns = "attributes_type, version, json_schema, \(SQLText.utc("created"))"
+
+    // List order is attributes_type ascending in byte order (the column is COLLATE "C"), then
+    // version descending: the order of the partial index schema_versions_live_list. A NULL
+    // limit means LIMIT ALL.
+    static let listAll = PGStatement(
+        "store_list_all",
+        """
+        SELECT \(listColumns) FROM schema_versions
+        WHERE application_id = $1::bigint AND deleted_at IS NULL
+        ORDER BY attributes_type, version DESC
+        LIMIT $2::bigint
+        """)
+
+    static let listAllAfter = PGStatement(
+        "store_list_all_after",
+        """
+        SELECT \(listColumns) FROM schema_versions
+        WHERE application_id = $1::bigint AND deleted_at IS NULL
+          AND (attributes_type > $2::text OR (attributes_type = $2::text AND version < $3::integer))
+        ORDER BY attributes_type, version DESC
+        LIMIT $4::bigint
+        """)
+
+    static let listType = PGStatement(
+        "store_list_type",
+        """
+        SELECT \(listColumns) FROM schema_versions
+        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
+        ORDER BY attributes_type, version DESC
+        LIMIT $3::bigint
+        """)
+
+    static let listTypeAfter = PGStatement(
+        "store_list_type_after",
+        """
+        SELECT \(listColumns) FROM schema_versions
+        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
+          AND (attributes_type > $3::text OR (attributes_type = $3::text AND version < $4::integer))
+        ORDER BY attributes_type, version DESC
+        LIMIT $5::bigint
+        """)
+
+    /// Deleting leaves a tombstone (the row without its schema) so the number is never reused.
+    static let deleteVersion = PGStatement(
+        "store_delete_version",
+        """
+        UPDATE schema_versions SET deleted_at = now(), json_schema = NULL
+        WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = $3::integer
+          AND deleted_at IS NULL
+        RETURNING version
+        """)
+}
