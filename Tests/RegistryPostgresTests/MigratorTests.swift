@@ -22,21 +22,24 @@ import TestSupport
     @Test func migratingTwiceIsANoOp() throws {
         let pool = try emptyDatabasePool()
         let migrator = Migrator(pool: pool, directory: TestPostgres.migrationsDirectory)
+        let shipped = try migrator.available().map(\.version)
+        #expect(shipped.first == 1)
+        #expect(shipped == Array(1...shipped.count), "migrations are numbered without gaps")
         let before = try migrator.status()
         #expect(before.applied.isEmpty)
-        #expect(before.available.map(\.version) == [1])
+        #expect(before.available.map(\.version) == shipped)
         #expect(!before.isUpToDate)
-        #expect(before.problem == "database is not migrated: run `schema-registry migrate` (applied 0 of 1)")
+        #expect(before.problem == "database is not migrated: run `schema-registry migrate` (applied 0 of \(shipped.count))")
 
         let first = try migrator.migrate()
-        #expect(first.map(\.version) == [1])
+        #expect(first.map(\.version) == shipped)
         #expect(first.first?.name == "initial")
         #expect(try migrator.migrate().isEmpty)
 
         let after = try migrator.status()
         #expect(after.isUpToDate)
         #expect(after.problem == nil)
-        #expect(after.applied.map(\.version) == [1])
+        #expect(after.applied.map(\.version) == shipped)
         #expect(after.applied.first?.appliedAt.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil)
     }
 
@@ -49,7 +52,9 @@ import TestSupport
             return try Migrator(pool: pool, directory: TestPostgres.migrationsDirectory).migrate().map(\.version)
         }
         let applied = try results.map { try $0.get() }
-        #expect(applied.flatMap { $0 } == [1], "exactly one caller applies the migration")
+        let shipped = try Migrator(pool: ConnectionPool(config: PostgresConfig(databaseURL: url, poolSize: 1)),
+                                   directory: TestPostgres.migrationsDirectory).available().map(\.version)
+        #expect(applied.flatMap { $0 } == shipped, "exactly one caller applies each migration")
         let pool = ConnectionPool(config: PostgresConfig(databaseURL: url, poolSize: 1))
         #expect(try Migrator(pool: pool, directory: TestPostgres.migrationsDirectory).status().isUpToDate)
     }
@@ -124,7 +129,8 @@ import TestSupport
     @Test func serverCanTellAnUnmigratedDatabase() throws {
         let pool = try emptyDatabasePool()
         let status = try Migrator(pool: pool, directory: TestPostgres.migrationsDirectory).status()
-        #expect(status.pending.count == 1)
+        #expect(!status.pending.isEmpty)
+        #expect(status.pending.count == status.available.count)
         #expect(status.unknown.isEmpty)
     }
 }
