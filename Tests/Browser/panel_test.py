@@ -454,6 +454,7 @@ def step_incompatible_version_warns_before_publishing(p):
     p.click("#publish-confirm")
     p.dialog_closed("#publish-dialog")
     p.text_in("#messages", f"Published {TYPE} version {EXPLICIT_VERSION}")
+    p.text_in("#messages", "compatibility findings against earlier versions")
     assert api_versions(TYPE) == [EXPLICIT_VERSION, 1], api_versions(TYPE)
 
 

@@ -166,7 +166,7 @@ function renderTypes() {
     return h('li', {},
       h('button', {
         type: 'button', class: 'type-button', dataset: { type }, 'aria-current': type === state.type ? 'true' : false,
-        onclick: () => { selectType(type); focusHeading($('#versions-view')); },
+        onclick: () => { clearMessages(); selectType(type); focusHeading($('#versions-view')); },
       },
       h('span', { class: 'type-name' }, type),
       h('span', { class: 'muted' }, `${plural(versions.length, 'version')} · newest ${versions[0].version}`)));
@@ -189,7 +189,7 @@ function renderVersions() {
       h('button', {
         type: 'button', class: 'version-button', dataset: { version: String(schema.version) },
         'aria-current': schema.version === state.version ? 'true' : false,
-        onclick: () => { openVersion(schema.version); focusHeading($('#version-view')); },
+        onclick: () => { clearMessages(); openVersion(schema.version); focusHeading($('#version-view')); },
       },
       h('span', { class: 'version-number' }, `Version ${schema.version}`),
       index === 0 ? h('span', { class: 'badge' }, 'newest') : null,
@@ -248,8 +248,12 @@ function openPublish(type) {
 async function onPublished(result) {
   const { attributes_type: type, version } = result.schema;
   clearMessages();
-  notify(`Published ${type} version ${version}.`,
-    result.compatibility && !result.compatibility.compatible ? compatibilityReport(result.compatibility, type) : null);
+  const findings = result.compatibility?.compatible === false ? result.compatibility.problems ?? [] : [];
+  notify(`Published ${type} version ${version}.`, findings.length
+    ? h('details', { class: 'findings' },
+      h('summary', {}, `It has ${plural(findings.length, 'compatibility finding')} against earlier versions.`),
+      compatibilityReport(result.compatibility, type))
+    : null);
   await reloadSchemas({ type, version });
   focusHeading($('#version-view'));
 }

@@ -145,6 +145,7 @@ fieldset > .field-hint { margin-bottom: .6rem; }
 .warning-box ul, .problems, .compat-problems { margin: .4rem 0 0; padding-left: 1.2rem; }
 .warning-box li, .problems li { margin-bottom: .3rem; }
 .ok { color: var(--ok); font-weight: 600; }
+.findings summary { cursor: pointer; color: var(--warn); font-weight: 600; }
 .badge {
   display: inline-block; font-size: .75rem; font-weight: 600; padding: 0 .4rem; border-radius: 999px;
   background: var(--accent-soft); color: var(--accent); white-space: nowrap;
