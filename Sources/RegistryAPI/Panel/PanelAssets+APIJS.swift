@@ -1,0 +1,113 @@
+extension PanelAssets {
+    /// `api.js`: the registry's HTTP API as promises, the signed-in token in `sessionStorage`,
+    /// and error bodies `{code, message, details}` turned into readable messages.
+    static let apiJS = ##"""
+// The registry's HTTP API. Every call carries `Authorization: Api <token>` from sessionStorage.
+
+const TOKEN_KEY = 'schema-registry.token';
+const APPLICATION_KEY = 'schema-registry.application';
+
+/** The signed-in state of this browser tab only (sessionStorage, never localStorage). */
+export const session = {
+  get token() { return sessionStorage.getItem(TOKEN_KEY); },
+  set token(value) { sessionStorage.setItem(TOKEN_KEY, value); },
+  get application() { return sessionStorage.getItem(APPLICATION_KEY); },
+  set application(code) { sessionStorage.setItem(APPLICATION_KEY, code); },
+  clear() {
+    sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(APPLICATION_KEY);
+  },
+};
+
+const GRPC_NAMES = {
+  3: 'invalid argument', 5: 'not found', 6: 'already exists', 7: 'permission denied',
+  8: 'resource exhausted', 9: 'failed precondition', 12: 'unimplemented', 13: 'internal',
+  14: 'unavailable', 16: 'unauthenticated',
+};
+
+/** A failed call: the HTTP status and the error body `{code, message, details}`. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message || `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = body?.code;
+    this.details = Array.isArray(body?.details) ? body.details : [];
+  }
+
+  get unauthenticated() { return this.status === 401; }
+
+  /** "Not found (HTTP 404, code 5)" — the kind of failure, for the message's heading. */
+  get kind() {
+    if (this.status === 0) return 'Network error';
+    const name = GRPC_NAMES[this.code];
+    const label = name ? name[0].toUpperCase() + name.slice(1) : 'Error';
+    return this.code === undefined ? `${label} (HTTP ${this.status})` : `${label} (HTTP ${this.status}, code ${this.code})`;
+  }
+
+  /** Splits "jsonSchema.attributes.required[1]: is listed twice" into path and text. */
+  get pathAndText() {
+    const match = /^([A-Za-z_$][\w$.\-]*(?:\[\d+\])*(?:\.[\w$\-]+(?:\[\d+\])*)*): (.+)$/s.exec(this.message);
+    return match ? { path: match[1], text: match[2] } : { path: null, text: this.message };
+  }
+}
+
+async function request(method, path, { query, body } = {}) {
+  const url = new URL(path, window.location.origin);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(name, value);
+  }
+  const headers = { Accept: 'application/json' };
+  const token = session.token;
+  if (token) headers.Authorization = `Api ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(url, {
+      method, headers, cache: 'no-store', credentials: 'omit',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(0, { message: `cannot reach the registry (${error.message})` });
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    throw new ApiError(response.status, data && typeof data === 'object' ? data : { message: text.trim() || response.statusText });
+  }
+  return data ?? {};
+}
+
+const versionPath = (attributesType, version) =>
+  `/api/live_activity_schemas/${encodeURIComponent(attributesType)}/${encodeURIComponent(version)}`;
+
+export const api = {
+  /** [{code, name, created}] of the token's account. */
+  async applications() {
+    return (await request('GET', '/api/applications')).applications ?? [];
+  },
+  /** Every version of every type: types in byte order, newest version first. */
+  async schemas(application) {
+    return (await request('GET', '/api/live_activity_schemas', { query: { application } })).schemas ?? [];
+  },
+  async schema(application, attributesType, version) {
+    return (await request('GET', versionPath(attributesType, version), { query: { application } })).schema;
+  },
+  async form(application, attributesType, version) {
+    return (await request('GET', `${versionPath(attributesType, version)}/form`, { query: { application } })).form;
+  },
+  /** Dry run: {form, compatibility, warnings?}, or the 400 that publishing would give. */
+  validate(publishRequest) {
+    return request('POST', '/api/live_activity_schemas:validate', { body: publishRequest });
+  },
+  /** {schema, compatibility, warnings?} */
+  publish(publishRequest) {
+    return request('POST', '/api/live_activity_schemas', { body: publishRequest });
+  },
+  remove(application, attributesType, version) {
+    return request('DELETE', versionPath(attributesType, version), { query: { application } });
+  },
+};
+"""##
+}

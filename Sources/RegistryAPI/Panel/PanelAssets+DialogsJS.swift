@@ -1,0 +1,42 @@
+extension PanelAssets {
+    /// `dialogs.js`: the two confirmations (`<dialog>` elements of the page): delete, which
+    /// names the type and version and says it is permanent, and publish, which shows the
+    /// compatibility findings before anything is written.
+    static let dialogsJS = ##"""
+// Modal confirmations on the page's <dialog> elements. showModal() gives focus trapping and
+// Escape-to-cancel for free; each function resolves true only for an explicit confirmation.
+
+import { $, h } from './dom.js';
+
+function ask(dialog) {
+  return new Promise((resolve) => {
+    dialog.returnValue = '';
+    dialog.addEventListener('close', () => resolve(dialog.returnValue), { once: true });
+    dialog.showModal();
+  });
+}
+
+/** "Delete FlightAttributes version 2?" — resolves true when the user confirms. */
+export async function confirmDelete(attributesType, version) {
+  const dialog = $('#delete-dialog');
+  $('#delete-title', dialog).textContent = `Delete ${attributesType} version ${version}?`;
+  $('#delete-text', dialog).replaceChildren(
+    'This permanently deletes version ', h('strong', {}, String(version)), ' of ', h('strong', {}, attributesType),
+    '. It cannot be undone, and the number ', String(version), ' is never reused. Journey elements built ',
+    'against it keep their values but lose their form hints.');
+  $('#delete-confirm', dialog).textContent = `Delete version ${version} permanently`;
+  return (await ask(dialog)) === 'delete';
+}
+
+/** Shows what will be published and the dry run's findings; `body` is a list of nodes. */
+export async function confirmPublish(title, body, { risky = false } = {}) {
+  const dialog = $('#publish-dialog');
+  $('#publish-confirm-title', dialog).textContent = title;
+  $('#publish-confirm-body', dialog).replaceChildren(...body);
+  const confirm = $('#publish-confirm', dialog);
+  confirm.textContent = risky ? 'Publish anyway' : 'Publish';
+  confirm.className = risky ? 'danger' : 'primary';
+  return (await ask(dialog)) === 'publish';
+}
+"""##
+}

@@ -1,0 +1,261 @@
+extension PanelAssets {
+    /// `publish-view.js`: the schema editor. Every change runs the `:validate` dry run
+    /// (debounced) and shows its problems with their paths, or the compatibility findings and
+    /// the form preview; publishing asks for confirmation with those findings in view.
+    static let publishViewJS = ##"""
+// The publish view: type, optional version, schema text; a live dry run beside it.
+
+import { h, append, debounce, errorBox, plural } from './dom.js';
+import { api } from './api.js';
+import { renderForm } from './form-render.js';
+import { prettyJSON, characterIndex } from './json-text.js';
+import { confirmPublish } from './dialogs.js';
+
+const MAX_SCHEMA_BYTES = 65536;
+const DRY_RUN_DELAY_MS = 400;
+
+export const EXAMPLE_SCHEMA = prettyJSON(JSON.stringify({
+  type: 'object',
+  properties: {
+    gate: { type: 'string', title: 'Gate', maxLength: 8 },
+    status: { type: 'string', enum: ['scheduled', 'boarding', 'departed'] },
+    estimatedTime: { type: 'string', format: 'date-time' },
+  },
+  attributes: {
+    properties: { flightNumber: { type: 'string' } },
+    required: ['flightNumber'],
+  },
+}));
+
+/**
+ * Fills `container` with the editor. `onPublished(result)` gets the Create response;
+ * `onUnauthenticated(error)` is called when the token is rejected.
+ */
+export function renderPublishView(container, options) {
+  const { application, types, attributesType = '', schemaText = EXAMPLE_SCHEMA } = options;
+  const typeInput = h('input', {
+    id: 'publish-type', name: 'attributesType', type: 'text', required: true, list: 'publish-type-options',
+    value: attributesType, spellcheck: 'false', autocapitalize: 'off', maxlength: 256, 'aria-describedby': 'publish-type-hint',
+  });
+  const versionInput = h('input', {
+    id: 'publish-version', name: 'version', type: 'number', min: 1, max: 2147483647, step: 1, inputmode: 'numeric',
+    placeholder: 'next free', 'aria-describedby': 'publish-version-hint',
+  });
+  const schemaInput = h('textarea', {
+    id: 'publish-schema', name: 'jsonSchema', class: 'code editor', rows: 20, required: true, spellcheck: 'false',
+    autocapitalize: 'off', autocomplete: 'off', value: schemaText, 'aria-describedby': 'publish-schema-hint publish-schema-size',
+  });
+  const size = h('span', { id: 'publish-schema-size', class: 'muted' });
+  const checkArea = h('div', { id: 'publish-check', class: 'check', tabindex: -1, 'aria-live': 'polite' });
+  const publishError = h('div', { id: 'publish-error', role: 'alert' });
+  const submit = h('button', { type: 'submit', id: 'publish-submit', class: 'primary' }, 'Publish…');
+
+  const form = h('form', { id: 'publish-form', class: 'publish-form', novalidate: true },
+    h('div', { class: 'field' },
+      h('label', { for: 'publish-type' }, 'Attributes type ', h('span', { class: 'req', 'aria-hidden': 'true' }, '*')),
+      typeInput,
+      h('datalist', { id: 'publish-type-options' }, types.map((type) => h('option', { value: type }))),
+      h('p', { class: 'field-hint', id: 'publish-type-hint' }, 'The Swift ActivityAttributes type name, e.g. FlightAttributes.')),
+    h('div', { class: 'field' },
+      h('label', { for: 'publish-version' }, 'Version (optional)'),
+      versionInput,
+      h('p', { class: 'field-hint', id: 'publish-version-hint' },
+        'Leave empty for the next free version. Numbers are never reused, not even after a delete.')),
+    h('div', { class: 'field' },
+      h('div', { class: 'label-row' },
+        h('label', { for: 'publish-schema' }, 'JSON Schema ', h('span', { class: 'req', 'aria-hidden': 'true' }, '*')),
+        h('button', { type: 'button', class: 'link', id: 'publish-format', onclick: format }, 'Format JSON')),
+      schemaInput,
+      h('p', { class: 'field-hint', id: 'publish-schema-hint' },
+        'ContentState fields go in ', h('code', {}, 'properties'), '; ActivityAttributes fields in ',
+        h('code', {}, 'attributes.properties'), ' with an optional ', h('code', {}, 'attributes.required'), '. ', size)),
+    publishError,
+    h('div', { class: 'actions' },
+      submit,
+      h('button', { type: 'button', class: 'secondary', onclick: () => options.onCancel() }, 'Cancel')));
+
+  container.replaceChildren(
+    h('h2', { id: 'publish-title' }, 'Publish a schema version'),
+    h('p', { class: 'muted' }, `Application ${application}. Every change is checked with a dry run; nothing is written until you confirm.`),
+    h('div', { class: 'publish-layout' }, form,
+      h('section', { class: 'check-pane', 'aria-labelledby': 'check-title' }, h('h3', { id: 'check-title' }, 'Dry run'), checkArea)));
+
+  // --- the dry run ----------------------------------------------------------------------
+
+  let sequence = 0;
+  let latest = null; // {key, promise}
+
+  function publishRequest() {
+    const request = { application, attributesType: typeInput.value.trim(), jsonSchema: schemaInput.value };
+    if (versionInput.value !== '') request.version = Number(versionInput.value);
+    return request;
+  }
+
+  /** Runs (or reuses) the dry run for the current input: {request, result} or {request, error}. */
+  function runCheck() {
+    const request = publishRequest();
+    const key = JSON.stringify(request);
+    if (latest?.key === key) return latest.promise;
+    const mine = ++sequence;
+    let promise;
+    if (!request.attributesType || !request.jsonSchema.trim()) {
+      promise = Promise.resolve({ request, incomplete: true });
+    } else {
+      checkArea.classList.add('busy');
+      setStatus('pending', 'Checking…');
+      promise = api.validate(request).then((result) => ({ request, result }), (error) => ({ request, error }));
+    }
+    latest = { key, promise };
+    promise.then((outcome) => {
+      if (mine !== sequence) return; // a newer check superseded this one
+      checkArea.classList.remove('busy');
+      if (outcome.error?.unauthenticated) options.onUnauthenticated(outcome.error);
+      else showOutcome(outcome);
+    });
+    return promise;
+  }
+
+  const scheduleCheck = debounce(runCheck, DRY_RUN_DELAY_MS);
+
+  function setStatus(kind, text) {
+    checkArea.replaceChildren(h('p', { class: `check-status ${kind}`, id: 'check-status' }, text));
+  }
+
+  function showOutcome(outcome) {
+    if (outcome.incomplete) {
+      setStatus('pending', 'Enter an attributes type and a schema to check them.');
+    } else if (outcome.result) {
+      const { result } = outcome;
+      setStatus('ok', '✓ Passes every publishing rule.');
+      append(checkArea, [
+        compatibilityReport(result.compatibility, outcome.request.attributesType),
+        warningList(result.warnings),
+        h('h4', {}, 'Form preview'),
+        result.form ? renderForm(result.form, { label: 'Form preview' }) : h('p', { class: 'muted' }, 'No form in the answer.'),
+      ]);
+    } else if (isRuleViolation(outcome.error)) {
+      setStatus('bad', '✗ This schema cannot be published yet.');
+      checkArea.append(problemList(outcome.error));
+    } else {
+      setStatus('pending', 'The dry run is unavailable; the registry still checks the schema when you publish.');
+      checkArea.append(errorBox(outcome.error));
+    }
+  }
+
+  function problemList(error) {
+    const { path, text } = error.pathAndText;
+    const item = h('li', { class: 'problem' }, path ? [h('code', { class: 'path' }, path), ' '] : null, text);
+    const byte = /\(byte (\d+)\)/.exec(text);
+    if (byte) {
+      item.append(' ', h('button', {
+        type: 'button', class: 'link', onclick: () => {
+          const at = characterIndex(schemaInput.value, Number(byte[1]));
+          schemaInput.focus();
+          schemaInput.setSelectionRange(at, Math.min(at + 1, schemaInput.value.length));
+        },
+      }, 'Show in the editor'));
+    }
+    return h('ul', { class: 'problems', id: 'check-problems' }, item);
+  }
+
+  // --- editor helpers -------------------------------------------------------------------
+
+  function updateSize() {
+    const bytes = new TextEncoder().encode(schemaInput.value).length;
+    size.textContent = `${bytes} of ${MAX_SCHEMA_BYTES} bytes.`;
+    size.classList.toggle('over', bytes > MAX_SCHEMA_BYTES);
+  }
+
+  function format() {
+    try {
+      JSON.parse(schemaInput.value);
+    } catch {
+      runCheck();
+      return;
+    }
+    schemaInput.value = prettyJSON(schemaInput.value);
+    onChange();
+  }
+
+  function onChange() {
+    updateSize();
+    publishError.replaceChildren();
+    scheduleCheck();
+  }
+
+  // --- publishing -----------------------------------------------------------------------
+
+  async function onSubmit(event) {
+    event.preventDefault();
+    publishError.replaceChildren();
+    scheduleCheck.cancel();
+    if (!typeInput.value.trim()) {
+      publishError.replaceChildren(h('p', { class: 'error-box' }, 'Enter the attributes type.'));
+      typeInput.focus();
+      return;
+    }
+    const outcome = await runCheck();
+    if (outcome.error?.unauthenticated) return;
+    if (outcome.incomplete || isRuleViolation(outcome.error)) {
+      publishError.replaceChildren(h('p', { class: 'error-box' }, 'Fix the problems the dry run shows first.'));
+      checkArea.focus();
+      return;
+    }
+    const { request } = outcome;
+    const incompatible = outcome.result && !outcome.result.compatibility?.compatible;
+    const title = `Publish ${request.attributesType} ${request.version ? `version ${request.version}` : '(next free version)'}?`;
+    const body = [
+      h('p', {}, 'Application ', h('code', {}, application), '. Published versions are immutable.'),
+      outcome.result
+        ? compatibilityReport(outcome.result.compatibility, request.attributesType)
+        : h('div', { class: 'warning-box' }, h('p', {}, 'Compatibility could not be checked: ', outcome.error.message)),
+      outcome.result ? warningList(outcome.result.warnings) : null,
+    ].filter(Boolean);
+    if (!(await confirmPublish(title, body, { risky: incompatible || !outcome.result }))) return;
+    submit.disabled = true;
+    try {
+      options.onPublished(await api.publish(request));
+    } catch (error) {
+      if (error.unauthenticated) options.onUnauthenticated(error);
+      else {
+        publishError.replaceChildren(errorBox(error, 'Not published'));
+        publishError.scrollIntoView({ block: 'nearest' });
+      }
+    } finally {
+      submit.disabled = false;
+    }
+  }
+
+  for (const input of [typeInput, versionInput, schemaInput]) input.addEventListener('input', onChange);
+  form.addEventListener('submit', onSubmit);
+  updateSize();
+  runCheck();
+}
+
+/** A 400 or 409 answer: the schema (or the request) breaks a rule; anything else is an outage. */
+function isRuleViolation(error) {
+  return Boolean(error) && (error.status === 400 || error.status === 409 || error.status === 403);
+}
+
+/** Compatibility findings `{compatible, problems:[{version, path, problem, message}]}`. */
+export function compatibilityReport(compatibility, attributesType) {
+  if (!compatibility) return h('p', { class: 'muted' }, 'No compatibility report in the answer.');
+  if (compatibility.compatible) {
+    return h('p', { class: 'ok compat-ok' }, `✓ Compatible with every earlier version of ${attributesType}.`);
+  }
+  const problems = compatibility.problems ?? [];
+  return h('div', { class: 'warning-box compat-warning', role: 'group', 'aria-label': 'Compatibility warning' },
+    h('p', {}, h('strong', {}, '⚠ Not compatible with earlier versions. '),
+      `Apps built against them would fail to decode data of this schema (${plural(problems.length, 'finding')}):`),
+    h('ul', { class: 'compat-problems' }, problems.map((problem) =>
+      h('li', {}, h('span', { class: 'badge' }, `version ${problem.version}`), ' ', h('code', { class: 'path' }, problem.path),
+        ' ', h('span', { class: 'badge problem-kind' }, problem.problem.replaceAll('_', ' ')), ' ', problem.message))));
+}
+
+function warningList(warnings) {
+  if (!warnings?.length) return null;
+  return h('div', { class: 'warning-box' }, h('p', {}, h('strong', {}, 'Warnings')),
+    h('ul', {}, warnings.map((warning) => h('li', {}, warning.path ? [h('code', { class: 'path' }, warning.path), ' '] : null, warning.message))));
+}
+"""##
+}
