@@ -35,5 +35,6 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "TestSupport"]),
         .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["TestSupport"]),
     ]
 )

@@ -83,12 +83,9 @@ import Testing
 
     // MARK: - the handler
 
-    static func call(_ asset: String, headers: [(name: String, value: String)] = []) throws -> Call {
-        let metrics = Metrics()
-        return Call(
-            request: HTTPRequest(method: "GET", path: "/panel/\(asset)", headers: headers),
-            rawParameters: ["asset": asset], query: try QueryFields(raw: []), accountID: nil,
-            store: Storage(store: NoStore(), metrics: metrics), clock: { 0 }, notes: CallNotes(), metrics: metrics)
+    /// Fetches a panel file through the public API, as the server would.
+    static func get(_ asset: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        RegistryAPI(store: NoStore()).handle(HTTPRequest(method: "GET", path: "/panel/\(asset)", headers: headers))
     }
 
     static func header(_ name: String, _ response: HTTPResponse) -> String? {
@@ -97,7 +94,7 @@ import Testing
 
     @Test func assetsCarryTheSecurityHeaders() throws {
         for name in ["", "app.js", "panel.css"] {
-            let response = try PanelHandlers.asset(Self.call(name))
+            let response = Self.get(name)
             #expect(response.status == 200)
             #expect(response.body == PanelAssets.asset(named: name)?.body)
             #expect(Self.header("Content-Security-Policy", response) ==
@@ -111,20 +108,20 @@ import Testing
     }
 
     @Test func anUnknownAssetIsNotFound() throws {
-        #expect(throws: RegistryError.notFound(#"no such panel file: "secret.txt""#)) {
-            try PanelHandlers.asset(Self.call("secret.txt"))
-        }
+        let response = Self.get("secret.txt")
+        #expect(response.status == 404)
+        #expect(try JSONParser.parse(response.body)["message"] == .string(#"no such panel file: "secret.txt""#))
     }
 
     @Test func aMatchingIfNoneMatchIsNotModified() throws {
-        let etag = try #require(Self.header("ETag", try PanelHandlers.asset(Self.call("app.js"))))
+        let etag = try #require(Self.header("ETag", Self.get("app.js")))
         for condition in [etag, "W/\(etag)", "\"other\", \(etag)", "*"] {
-            let response = try PanelHandlers.asset(Self.call("app.js", headers: [(name: "if-none-match", value: condition)]))
+            let response = Self.get("app.js", headers: [(name: "if-none-match", value: condition)])
             #expect(response.status == 304, "\(condition)")
             #expect(response.body.isEmpty)
             #expect(Self.header("ETag", response) == etag)
         }
-        let other = try PanelHandlers.asset(Self.call("app.js", headers: [(name: "if-none-match", value: "\"other\"")]))
+        let other = Self.get("app.js", headers: [(name: "if-none-match", value: "\"other\"")])
         #expect(other.status == 200)
     }
 

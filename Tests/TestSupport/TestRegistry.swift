@@ -12,6 +12,8 @@ public final class TestRegistry: Sendable {
     public let databaseURL: String
     public let pool: ConnectionPool
     public let server: HTTPServer
+    public let api: RegistryAPI
+    private let listener: NotificationListener
     public var port: Int { server.port }
 
     private static let sharedInstance = Mutex<TestRegistry?>(nil)
@@ -26,11 +28,21 @@ public final class TestRegistry: Sendable {
         }
     }
 
-    /// A registry of its own on `databaseURL` (already migrated).
-    public init(databaseURL: String, poolSize: Int = 8, workers: Int = 8) throws {
+    /// A registry of its own on `databaseURL` (already migrated), caching like production
+    /// (responses, invalidated through NOTIFY) except lookups, so revocation tests are exact
+    /// unless they ask for a lookup cache.
+    public init(
+        databaseURL: String, poolSize: Int = 8, workers: Int = 8,
+        caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0)
+    ) throws {
         self.databaseURL = databaseURL
         pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
-        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool))
+        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), caching: caching)
+        self.api = api
+        listener = NotificationListener(
+            config: pool.config, channels: ["registry_changes"],
+            onNotification: { api.applyChange(notification: $0) }, onReconnect: { api.flushCaches() })
+        listener.start()
         server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: workers), handler: api.handle, rejection: api.reject)
         try server.start()
@@ -38,6 +50,7 @@ public final class TestRegistry: Sendable {
 
     public func stop() {
         server.stop(graceSeconds: 1)
+        listener.stop()
         pool.close()
     }
 
