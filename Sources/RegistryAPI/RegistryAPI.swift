@@ -11,15 +11,18 @@ public final class RegistryAPI: Sendable {
     private let router: Router
     private let clock: @Sendable () -> Double
     private let logger: Logger
+    private let caches: Caches
     public let metrics: Metrics
 
     /// - Parameter operationalRoutes: serve `/healthz`, `/readyz` and `/metrics` here; false
     ///   when they have an admin listener of their own (see `operationsOnly`).
     public init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
-        metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true
+        metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
+        caching: CacheSettings = CacheSettings()
     ) {
-        self.store = Storage(store: store, metrics: metrics)
+        caches = Caches(caching, clock: clock)
+        self.store = Storage(store: store, metrics: metrics, caches: caches)
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -60,12 +63,26 @@ public final class RegistryAPI: Sendable {
     private init(
         store: any SchemaStore, logger: Logger, metrics: Metrics, operations: Operations, apiRoutes: Bool
     ) {
-        self.store = Storage(store: store, metrics: metrics)
+        caches = Caches(CacheSettings(), clock: WallClock.now)
+        self.store = Storage(store: store, metrics: metrics, caches: caches)
         self.clock = WallClock.now
         self.logger = logger
         self.metrics = metrics
         self.router = Router(routes: (apiRoutes ? Self.apiRoutes : []) + Self.operationalRoutes(metrics, operations))
     }
+
+    /// Applies a `registry_changes` notification from another replica (or this one).
+    public func applyChange(notification payload: String) {
+        caches.apply(notification: payload)
+    }
+
+    /// Forgets everything cached, for when notifications may have been missed.
+    public func flushCaches() {
+        caches.flush()
+    }
+
+    /// Response-cache figures for metrics.
+    public var cacheStatistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { caches.responses.statistics }
 
     /// Answers one request, with a request id, a metrics sample and one log line.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -131,7 +148,7 @@ public final class RegistryAPI: Sendable {
         }
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-            accountID: accountID, store: store, clock: clock, notes: notes, metrics: metrics)
+            accountID: accountID, store: store, clock: clock, notes: notes, metrics: metrics, caches: caches)
         return try match.route.handler(call)
     }
 }

@@ -6,8 +6,10 @@ import Registry
 /// Token secrets never reach this type: the caller generates the secret, shows it once and
 /// passes only its SHA-256 digest, so a database dump cannot be used to call the API.
 public struct AdminStore: Sendable {
+    /// Shared with the schema store when both run in one process; the CLI makes a small one.
     public let pool: ConnectionPool
 
+    /// Opens nothing: sessions are taken from `pool` per call.
     public init(pool: ConnectionPool) {
         self.pool = pool
     }

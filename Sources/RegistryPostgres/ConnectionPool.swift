@@ -6,11 +6,14 @@ public struct PoolStats: Sendable, Equatable {
     public let size: Int
     /// Sessions currently open, idle or lent.
     public let open: Int
+    /// Open sessions ready to lend; with `inUse`, shows whether the pool is sized right.
     public let idle: Int
+    /// Sessions lent to callers right now.
     public let inUse: Int
     /// Callers parked waiting for a session.
     public let waiting: Int
 
+    /// Public so tests and metrics code can state expected snapshots.
     public init(size: Int, open: Int, idle: Int, inUse: Int, waiting: Int) {
         self.size = size
         self.open = open
@@ -50,6 +53,7 @@ public enum RetryPolicy: Sendable {
 /// Callers never wait unboundedly: a free session within `acquireTimeout`, or a new one within
 /// libpq's `connect_timeout`, else `RegistryError.unavailable`.
 public final class ConnectionPool: Sendable {
+    /// Kept so callers (metrics, logs) can report the limits the pool runs with.
     public let config: PostgresConfig
     private let lock: ConditionLock<State>
 
@@ -80,6 +84,7 @@ public final class ConnectionPool: Sendable {
         self.lock = ConditionLock(State())
     }
 
+    /// A consistent snapshot taken under the pool's lock, cheap enough for every scrape.
     public var stats: PoolStats {
         lock.withLock { state, waiters in
             PoolStats(
@@ -130,7 +135,8 @@ public final class ConnectionPool: Sendable {
             return idle
         }
         lock.broadcast()
-        _ = dropped  // finished here, outside the lock
+        // `dropped` goes out of scope here, so the sessions are finished outside the lock.
+        _ = dropped
     }
 
     // MARK: - Internals
@@ -176,21 +182,20 @@ public final class ConnectionPool: Sendable {
         }
     }
 
-    /// Takes a session back; keeps it only if it is healthy and outside any transaction.
+    /// Takes a session back; keeps it only if it is healthy and outside any transaction. A
+    /// dropped session is finished when the caller's last reference goes, outside the lock.
     private func checkin(_ connection: PGConnection) {
         let keep = connection.isUsable && connection.isIdle
         let parked = Parked(connection: connection)
-        let dropped: Parked? = lock.withLock { state, _ in
+        lock.withLock { state, _ in
             state.inUse -= 1
             if keep && !state.closed {
                 state.idle.append(parked)
-                return nil
+            } else {
+                state.open -= 1
             }
-            state.open -= 1
-            return parked
         }
         lock.signal()
-        _ = dropped
     }
 
     private func discardIdle() {

@@ -7,16 +7,21 @@
 /// One `NNNN_name.sql` file. The number orders migrations and is what `schema_migrations`
 /// records; the name is for people.
 public struct Migration: Sendable, Equatable, CustomStringConvertible {
+    /// The file's number: the order of application and the key in `schema_migrations`.
     public let version: Int
+    /// The part after the underscore, recorded next to the version for people reading the table.
     public let name: String
+    /// Where the SQL is read from when the migration is applied.
     public let path: String
 
+    /// Public so tools and tests can describe migrations without a directory.
     public init(version: Int, name: String, path: String) {
         self.version = version
         self.name = name
         self.path = path
     }
 
+    /// `1 initial`: how logs and errors name a migration.
     public var description: String { "\(version) \(name)" }
 
     /// Parses `0001_initial.sql` → (1, "initial"); nil for anything else, so READMEs and editor
@@ -41,6 +46,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case noMigrations(String)
     case failed(Migration?, PGError)
 
+    /// Safe to log: names files and SQLSTATEs, never SQL text or server messages.
     public var description: String {
         switch self {
         case .unreadableDirectory(let path): "cannot read migrations directory \(path)"
@@ -52,6 +58,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `description` plus the server's message, for the operator running `migrate`.
     public var debugDetail: String {
         if case .failed(_, let error) = self { return "\(description)\n\(error.debugDetail)" }
         return description

@@ -6,18 +6,23 @@
 
 /// A migration recorded in `schema_migrations`.
 public struct AppliedMigration: Sendable, Equatable {
+    /// The migration's number as recorded.
     public let version: Int
+    /// The file name part recorded when it was applied.
     public let name: String
-    /// RFC 3339 UTC.
+    /// RFC 3339 UTC, to tell when a deploy migrated the database.
     public let appliedAt: String
 }
 
 /// Applied versus available migrations, so the server can refuse to start on a database older
 /// than its code and readiness can report the same.
 public struct MigrationStatus: Sendable, Equatable {
+    /// What the database has recorded, in version order.
     public let applied: [AppliedMigration]
+    /// What this build ships, in version order.
     public let available: [Migration]
 
+    /// Shipped but not yet applied: what `migrate` would apply.
     public var pending: [Migration] {
         let done = Set(applied.map(\.version))
         return available.filter { !done.contains($0.version) }
@@ -29,6 +34,8 @@ public struct MigrationStatus: Sendable, Equatable {
         return applied.map(\.version).filter { !known.contains($0) }
     }
 
+    /// True when every shipped migration is applied; a newer database (`unknown` not empty)
+    /// still counts, so an older build can keep serving during a rolling deploy.
     public var isUpToDate: Bool { pending.isEmpty }
 
     /// What to tell the operator when the database is behind, or nil when it is up to date.
@@ -43,13 +50,16 @@ public struct MigrationStatus: Sendable, Equatable {
 /// `schema_migrations`. Several replicas may start `migrate` at once: a session-level advisory
 /// lock makes them take turns, and the later ones find nothing pending.
 public struct Migrator: Sendable {
+    /// Sessions come from the service's pool, so migrating and status checks obey its limits.
     public let pool: ConnectionPool
+    /// Where the `NNNN_name.sql` files are; see `locateDirectory`.
     public let directory: String
 
     /// Fixed advisory-lock key shared by every build ("LASR" schema registry); any constant
     /// works as long as it never changes.
     public static let advisoryLockKey: Int64 = 0x4C41_5352_4D49_4752
 
+    /// Reads nothing yet: files are listed on each call, so a status check sees what is deployed.
     public init(pool: ConnectionPool, directory: String) {
         self.pool = pool
         self.directory = directory
@@ -135,6 +145,7 @@ public struct Migrator: Sendable {
     /// The running executable's directory, where a release keeps its `migrations` nearby.
     public static func executableDirectory() -> String? { MigrationFiles.executableDirectory() }
 
+    /// An environment variable, read with `getenv` so this module needs no Foundation.
     public static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }

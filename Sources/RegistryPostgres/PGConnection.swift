@@ -16,7 +16,7 @@ import CLibPQ
 /// `PQexecPrepared` but lets the client enforce `responseTimeout`: a blocking libpq call could
 /// wait forever on a host that vanished without closing the socket.
 public final class PGConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private let statementTimeout: Duration
     private var responseTimeout: Duration?
     /// Statements prepared in this session: name → SQL (to catch two statements sharing a name).
@@ -153,7 +153,11 @@ public final class PGConnection {
 
     private func prepareIfNeeded(_ statement: PGStatement) throws(PGError) {
         if let known = prepared[statement.name] {
-            precondition(known == statement.sql, "two statements are named \(statement.name)")
+            guard known == statement.sql else {
+                // A programming error that tests catch; in production it fails one call, not the process.
+                assertionFailure("two statements are named \(statement.name)")
+                throw PGError(kind: .unexpectedResult, statement: statement.name, debugDetail: "two statements share this name")
+            }
             return
         }
         guard PQsendPrepare(handle, statement.name, statement.sql, 0, nil) == 1 else {

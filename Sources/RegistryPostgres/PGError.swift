@@ -3,8 +3,11 @@ import Registry
 /// A PostgreSQL SQLSTATE. Decisions (retry, 409, 503) are taken on these codes because message
 /// text is localised and changes between server versions.
 public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The five-character code exactly as the server sent it.
     public let rawValue: String
+    /// Any code is representable: the server may send codes newer than this list.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Shorthand for the constants below.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     public static let uniqueViolation = SQLState("23505")
@@ -60,6 +63,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
         }
     }
 
+    /// `23505 unique_violation`: code and name, for logs.
     public var description: String { "\(rawValue) \(name)" }
 }
 
@@ -67,6 +71,8 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
 /// parameter values, server messages (which quote values) or connection strings; those go to
 /// `debugDetail` only, for a developer with access to the machine.
 public struct PGError: Error, Sendable, CustomStringConvertible {
+    /// Where the failure happened, which decides whether the session can be reused and
+    /// whether the statement may have run.
     public enum Kind: Sendable, Equatable {
         /// Could not open a session (refused, DNS, authentication, startup timeout).
         case connectionFailed
@@ -82,7 +88,9 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
         case unexpectedResult
     }
 
+    /// Decides reuse of the session and retry (see `Kind`).
     public let kind: Kind
+    /// Present for server errors; what callers match on (23505 → 409, 40P01 → retry).
     public let sqlState: SQLState?
     /// The prepared statement's name (never its SQL), to tell which call failed.
     public let statement: String?
@@ -91,6 +99,7 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
     /// The constraint a violation names, which tells apart two unique keys of one table.
     public let constraint: String?
 
+    /// Public so other adapters and tests can build the errors they expect to see.
     public init(
         kind: Kind, sqlState: SQLState? = nil, statement: String? = nil, debugDetail: String = "",
         constraint: String? = nil
@@ -111,6 +120,7 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Safe for logs and clients: kind, SQLSTATE and statement name only.
     public var description: String {
         let what: String
         switch kind {

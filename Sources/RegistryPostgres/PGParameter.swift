@@ -28,9 +28,12 @@ extension Bool: PGParameter {
 /// Raw bytes for a `bytea` parameter, sent in the `\x` hex input form (text parameters cannot
 /// carry the zero bytes a hash contains).
 public struct PGBytea: PGParameter, Equatable {
+    /// The value as given; encoded only when sent.
     public let bytes: [UInt8]
+    /// Wraps bytes so they are not mistaken for text.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// `\x` followed by two lowercase hex digits per byte.
     public var pgText: String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
@@ -46,8 +49,11 @@ public struct PGBytea: PGParameter, Equatable {
 /// A named SQL statement, prepared once per session on first use. The name identifies it in
 /// errors and `pg_prepared_statements` without exposing the SQL.
 public struct PGStatement: Sendable, Hashable {
+    /// Unique per SQL text across the process: a session prepares each name once.
     public let name: String
+    /// Constant SQL with `$n` placeholders; values always go as parameters.
     public let sql: String
+    /// Usually a `static let` next to the code that runs it.
     public init(_ name: String, _ sql: String) {
         self.name = name
         self.sql = sql

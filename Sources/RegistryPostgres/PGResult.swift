@@ -3,11 +3,14 @@ import CLibPQ
 /// A statement's rows, copied into Swift storage as soon as libpq hands them over and the
 /// `PGresult` cleared right there, so no C memory outlives the call and results can cross threads.
 public struct PGResult: Sendable {
+    /// Column names, for diagnostics; code reads columns by position.
     public let columns: [String]
+    /// Every row, already copied out of libpq.
     public let rows: [PGRow]
     /// Rows touched by INSERT/UPDATE/DELETE (libpq `PQcmdTuples`), 0 for other commands.
     public let affectedRows: Int
 
+    /// Public so tests can build results without a server.
     public init(columns: [String] = [], rows: [PGRow] = [], affectedRows: Int = 0) {
         self.columns = columns
         self.rows = rows
@@ -54,10 +57,13 @@ public struct PGResult: Sendable {
 /// One row in text format. Accessors throw instead of trapping because a schema drift between
 /// the code and the database must become a 500, not a crash of every worker.
 public struct PGRow: Sendable, Equatable {
+    /// Text-format values by column position; nil is SQL NULL.
     public let values: [String?]
 
+    /// Public so tests can build rows without a server.
     public init(values: [String?]) { self.values = values }
 
+    /// For nullable columns (`revoked_at`, a deleted version's `json_schema`).
     public func optionalString(_ column: Int) throws(PGError) -> String? {
         guard values.indices.contains(column) else {
             throw PGError(kind: .unexpectedResult, debugDetail: "no column \(column)")
@@ -65,6 +71,7 @@ public struct PGRow: Sendable, Equatable {
         return values[column]
     }
 
+    /// For NOT NULL columns: a NULL here means the SQL and the code disagree.
     public func string(_ column: Int) throws(PGError) -> String {
         guard let value = try optionalString(column) else {
             throw PGError(kind: .unexpectedResult, debugDetail: "column \(column) is NULL")
@@ -72,6 +79,7 @@ public struct PGRow: Sendable, Equatable {
         return value
     }
 
+    /// For `bigint` ids.
     public func int64(_ column: Int) throws(PGError) -> Int64 {
         let text = try string(column)
         guard let value = Int64(text) else {
@@ -80,6 +88,7 @@ public struct PGRow: Sendable, Equatable {
         return value
     }
 
+    /// For `integer` columns such as versions.
     public func int32(_ column: Int) throws(PGError) -> Int32 {
         let text = try string(column)
         guard let value = Int32(text) else {
@@ -88,6 +97,7 @@ public struct PGRow: Sendable, Equatable {
         return value
     }
 
+    /// For `boolean` columns, which the text format sends as `t`/`f`.
     public func bool(_ column: Int) throws(PGError) -> Bool {
         switch try string(column) {
         case "t": return true

@@ -18,6 +18,7 @@ public struct PostgresConfig: Sendable, Equatable {
     /// Shown in `pg_stat_activity`, so operators can tell the service's sessions apart.
     public var applicationName: String
 
+    /// Only the URL is required; the defaults keep every wait to a few seconds.
     public init(
         databaseURL: String,
         poolSize: Int = 8,

@@ -4,8 +4,11 @@ import Registry
 /// atomic on its own and correctness under concurrent replicas comes from the database's locks,
 /// not from this process.
 public struct PostgresSchemaStore: SchemaStore {
+    /// Exposed so the service can report pool stats and share it with admin and migrations.
     public let pool: ConnectionPool
 
+    /// Opens nothing: the pool connects on first use, so the service can start while the
+    /// database is still coming up.
     public init(pool: ConnectionPool) {
         self.pool = pool
     }

@@ -20,6 +20,8 @@ struct Configuration: Sendable {
     /// Where probes and metrics are served when not on the main port.
     var adminListen: (host: String, port: Int)?
     var shutdownGraceSeconds: Int
+    var cacheBytes: Int
+    var authCacheSeconds: Int
 
     /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
     static let variables: [(name: String, meaning: String)] = [
@@ -38,6 +40,8 @@ struct Configuration: Sendable {
         ("REGISTRY_LOG_LEVEL", "debug, info, warning or error (default info)"),
         ("REGISTRY_ADMIN_LISTEN", "host:port for /healthz, /readyz and /metrics only (default: served on REGISTRY_LISTEN)"),
         ("REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM (default 10)"),
+        ("REGISTRY_CACHE_BYTES", "memory for published versions and forms; 0 disables the cache (default 67108864)"),
+        ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -64,7 +68,9 @@ struct Configuration: Sendable {
             adminListen: try reader.optional("REGISTRY_ADMIN_LISTEN").map { _ throws(ConfigurationError) in
                 try reader.hostPort("REGISTRY_ADMIN_LISTEN", default: ("", 0))
             },
-            shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600)
+            shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600),
+            cacheBytes: try reader.integer("REGISTRY_CACHE_BYTES", default: 64 << 20, range: 0...(64 << 30)),
+            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10)
         )
     }
 
@@ -81,6 +87,8 @@ struct Configuration: Sendable {
             ("log_level", logLevel.name),
             ("admin_listen", adminListen.map { "\($0.host):\($0.port)" } ?? "same as listen"),
             ("shutdown_grace_seconds", String(shutdownGraceSeconds)),
+            ("cache_bytes", String(cacheBytes)),
+            ("auth_cache_seconds", String(authCacheSeconds)),
         ]
     }
 }

@@ -20,12 +20,20 @@ enum ServeCommand {
         }
         let shuttingDown = ShutdownFlag()
         let metrics = Metrics()
+        let apiForGauges = Mutex<RegistryAPI?>(nil)
         let operations = Operations(
             unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator) },
-            gauges: { gauges(pool: pool) })
+            gauges: { gauges(pool: pool, api: apiForGauges.withLock { $0 }) })
         let api = RegistryAPI(
             store: PostgresSchemaStore(pool: pool), logger: logger, metrics: metrics, operations: operations,
-            operationalRoutes: configuration.adminListen == nil)
+            operationalRoutes: configuration.adminListen == nil,
+            caching: CacheSettings(
+                responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds)))
+        apiForGauges.withLock { $0 = api }
+        let listener = NotificationListener(
+            config: pool.config, channels: ["registry_changes"],
+            onNotification: { api.applyChange(notification: $0) }, onReconnect: { api.flushCaches() })
+        listener.start()
         var servers = [
             HTTPServer(
                 configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
@@ -48,6 +56,7 @@ enum ServeCommand {
         servers[0].quiesce()
         servers[0].stop(graceSeconds: Double(configuration.shutdownGraceSeconds))
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
+        listener.stop()
         pool.close()
         logger.log(.info, "stopped")
         exit(0)
@@ -76,9 +85,14 @@ enum ServeCommand {
         }
     }
 
-    private static func gauges(pool: ConnectionPool) -> [Gauge] {
+    private static func gauges(pool: ConnectionPool, api: RegistryAPI?) -> [Gauge] {
         let stats = pool.stats
+        let cache = api?.cacheStatistics ?? (bytes: 0, entries: 0, hits: 0, misses: 0)
         return [
+            Gauge("registry_cache_bytes", "Bytes of versions and forms held in memory.", value: Double(cache.bytes)),
+            Gauge("registry_cache_entries", "Versions and forms held in memory.", value: Double(cache.entries)),
+            Gauge("registry_cache_hits_total", "Response-cache hits since start.", value: Double(cache.hits), type: "counter"),
+            Gauge("registry_cache_misses_total", "Response-cache misses since start.", value: Double(cache.misses), type: "counter"),
             Gauge("registry_db_pool_size", "Most PostgreSQL connections the pool keeps.", value: Double(stats.size)),
             Gauge("registry_db_pool_in_use", "Pooled connections serving a request now.", value: Double(stats.inUse)),
             Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),

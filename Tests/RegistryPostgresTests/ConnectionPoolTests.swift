@@ -1,6 +1,7 @@
 import Foundation
 import Registry
 import RegistryPostgres
+import Synchronization
 import Testing
 import TestSupport
 
@@ -42,15 +43,61 @@ import TestSupport
     }
 
     @Test func waitingCallersAreCountedAndServedInTurn() throws {
-        let f = try Fixture(poolSize: 2, acquireTimeout: .seconds(10))
-        let results = onThreads(12) { _ in
-            try f.pool.withConnection { connection in
-                try connection.simpleQuery("SELECT pg_sleep(0.05)")
+        let f = try Fixture(poolSize: 1, acquireTimeout: .seconds(10))
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            _ = try? f.pool.withConnection { _ in
+                holding.signal()
+                release.wait()
+            }
+        }
+        holder.start()
+        holding.wait()
+
+        let waitersDone = DispatchSemaphore(value: 0)
+        let waiters = Thread {
+            let results = onThreads(3) { _ in try f.store.application(code: f.application.code) }
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+            waitersDone.signal()
+        }
+        waiters.start()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while f.pool.stats.waiting < 3 && clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(f.pool.stats == PoolStats(size: 1, open: 1, idle: 0, inUse: 1, waiting: 3))
+
+        release.signal()  // let the holder go; the three waiters are served one by one
+        waitersDone.wait()
+        #expect(f.pool.stats == PoolStats(size: 1, open: 1, idle: 1, inUse: 0, waiting: 0))
+    }
+
+    @Test func deadlockVictimIsRetriedOnceForWrites() throws {
+        let f = try Fixture(poolSize: 2)
+        let accounts = [try f.admin.createAccount(name: "first"), try f.admin.createAccount(name: "second")]
+        let lockAccount = PGStatement("test_lock_account", "SELECT id FROM accounts WHERE id = $1::bigint FOR UPDATE")
+        let firstLockTaken = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        let attempts = Mutex([0, 0])
+        // Two transactions lock the same two rows in opposite order: PostgreSQL aborts one with
+        // 40P01 after deadlock_timeout, and the write policy runs it again.
+        let results = onThreads(2) { index in
+            try f.pool.withConnection(retry: .write) { connection in
+                let attempt = attempts.withLock { counts -> Int in
+                    counts[index] += 1
+                    return counts[index]
+                }
+                try connection.transaction {
+                    try connection.execute(lockAccount, [accounts[index]])
+                    if attempt == 1 {
+                        firstLockTaken[index].signal()
+                        firstLockTaken[1 - index].wait()
+                    }
+                    try connection.execute(lockAccount, [accounts[1 - index]])
+                }
             }
         }
         #expect(results.allSatisfy { (try? $0.get()) != nil })
-        let stats = f.pool.stats
-        #expect(stats.inUse == 0 && stats.waiting == 0 && stats.open <= 2)
+        #expect(attempts.withLock { $0.reduce(0, +) } == 3)
     }
 
     @Test func unreachableDatabaseFailsFastWithUnavailable() throws {

@@ -5,12 +5,15 @@ import Registry
 enum FormHandlers {
     static func form(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try SchemaHandlers.versionAddress(call)
-        let schema = try SchemaHandlers.found(
-            call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
-        let document = try PushHandlers.document(of: schema)
-        return JSONResponse.make([
-            "form": FormJSON.object(document, application: application.code, attributesType: attributesType, version: version)
-        ])
+        let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .form)
+        return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
+            let schema = try SchemaHandlers.found(
+                call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+            let document = try PushHandlers.document(of: schema)
+            return JSONResponse.body([
+                "form": FormJSON.object(document, application: application.code, attributesType: attributesType, version: version)
+            ])
+        }
     }
 
     /// Every Create check except the version conflict; nothing is written.

@@ -30,9 +30,12 @@ enum SchemaHandlers {
 
     static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
-        let schema = try found(call.store.schema(application: application, attributesType: attributesType, version: version),
-                               attributesType, version)
-        return JSONResponse.make(["schema": SchemaJSON.object(schema)])
+        let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
+        return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
+            let schema = try found(
+                call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+            return JSONResponse.body(["schema": SchemaJSON.object(schema)])
+        }
     }
 
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
@@ -53,6 +56,7 @@ enum SchemaHandlers {
         guard try call.store.delete(application: application, attributesType: attributesType, version: version) else {
             throw notFound(attributesType, version)
         }
+        call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
         call.metrics.recordDeleted()
         return JSONResponse.make([:])
     }

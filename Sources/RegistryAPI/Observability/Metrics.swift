@@ -75,25 +75,28 @@ public final class Metrics: Sendable {
         out.family("registry_schema_versions_deleted_total", "counter", "Schema versions deleted by this process.")
         out.sample("registry_schema_versions_deleted_total", [:], Double(snapshot.deleted))
         for gauge in gauges {
-            out.family(gauge.name, "gauge", gauge.help)
+            out.family(gauge.name, gauge.type, gauge.help)
             out.sample(gauge.name, gauge.labels, gauge.value)
         }
         return out.text
     }
 }
 
-/// A value read at scrape time.
+/// A value owned elsewhere and read at scrape time: a gauge, or a counter kept by its owner.
 public struct Gauge: Sendable {
     public let name: String
     public let help: String
     public let labels: [String: String]
     public let value: Double
+    /// `gauge` or `counter`.
+    public let type: String
 
-    public init(_ name: String, _ help: String, labels: [String: String] = [:], value: Double) {
+    public init(_ name: String, _ help: String, labels: [String: String] = [:], value: Double, type: String = "gauge") {
         self.name = name
         self.help = help
         self.labels = labels
         self.value = value
+        self.type = type
     }
 }
 

@@ -19,8 +19,13 @@ enum ErrorResponse {
 /// JSON responses with the right content type.
 enum JSONResponse {
     static func make(status: Int = 200, _ value: JSONValue, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body(value))
+    }
+
+    /// The body bytes alone (one JSON text and a newline), for responses that are cached.
+    static func body(_ value: JSONValue) -> [UInt8] {
         var body = JSONWriter.bytes(value)
         body.append(UInt8(ascii: "\n"))
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+        return body
     }
 }

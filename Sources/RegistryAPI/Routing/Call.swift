@@ -15,6 +15,7 @@ struct Call: Sendable {
     let clock: @Sendable () -> Double
     let notes: CallNotes
     let metrics: Metrics
+    let caches: Caches
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     func pathAttributesType() throws(RegistryError) -> String {

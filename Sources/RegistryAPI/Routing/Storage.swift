@@ -6,6 +6,7 @@ import Registry
 struct Storage: Sendable {
     let store: any SchemaStore
     let metrics: Metrics
+    let caches: Caches
 
     private func run<T>(_ body: () throws -> T) throws(RegistryError) -> T {
         do {
@@ -23,12 +24,14 @@ struct Storage: Sendable {
         }
     }
 
+    /// Served from the short-lived lookup cache when enabled; misses are not cached, so a new
+    /// token works at once.
     func accountID(forTokenHash hash: [UInt8]) throws(RegistryError) -> Int64? {
-        try run { try store.accountID(forTokenHash: hash) }
+        try caches.accounts.value(for: hash) { () throws(RegistryError) in try run { try store.accountID(forTokenHash: hash) } }
     }
 
     func application(code: String) throws(RegistryError) -> Application? {
-        try run { try store.application(code: code) }
+        try caches.applications.value(for: code) { () throws(RegistryError) in try run { try store.application(code: code) } }
     }
 
     func applications(accountID: Int64) throws(RegistryError) -> [Application] {

@@ -1,0 +1,53 @@
+import Registry
+
+/// How much the API may remember, from configuration.
+public struct CacheSettings: Sendable {
+    /// Bytes of rendered versions and forms; 0 disables.
+    public var responseBytes: Int
+    /// Seconds a token or application lookup may be served from memory; 0 disables. Token
+    /// revocation reaches a replica within this bound even if its notification is lost.
+    public var lookupSeconds: Double
+
+    public init(responseBytes: Int = 0, lookupSeconds: Double = 0) {
+        self.responseBytes = responseBytes
+        self.lookupSeconds = lookupSeconds
+    }
+}
+
+/// The API's caches together, so invalidation has one entry point.
+final class Caches: Sendable {
+    let responses: ResponseCache
+    let accounts: ExpiringCache<[UInt8], Int64>
+    let applications: ExpiringCache<String, Application>
+
+    init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
+        responses = ResponseCache(capacityBytes: settings.responseBytes)
+        accounts = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
+        applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
+    }
+
+    /// Applies one `registry_changes` notification (see migration 0003); unknown payloads
+    /// flush everything, the safe reading of a message we do not understand.
+    func apply(notification payload: String) {
+        let parts = payload.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+        switch parts.first {
+        case "schema_deleted":
+            let fields = parts.count == 2 ? parts[1].split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false) : []
+            guard fields.count == 3, let applicationID = Int64(fields[0]), let version = Int32(fields[1]) else {
+                flush()
+                return
+            }
+            responses.invalidate(applicationID: applicationID, attributesType: String(fields[2]), version: version)
+        case "token_revoked":
+            accounts.removeAll()
+        default:
+            flush()
+        }
+    }
+
+    func flush() {
+        responses.flush()
+        accounts.removeAll()
+        applications.removeAll()
+    }
+}

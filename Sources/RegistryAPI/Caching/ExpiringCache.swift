@@ -1,0 +1,35 @@
+import Synchronization
+
+/// A small cache whose entries expire after a fixed time, for lookups that may be a few
+/// seconds stale (token → account, code → application). Bounded by entry count: when full it
+/// starts over, which is cheap and keeps a flood of distinct keys from growing memory.
+public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let lifetime: Double
+    private let maxEntries: Int
+    private let clock: @Sendable () -> Double
+    private let entries = Mutex<[Key: (value: Value, expires: Double)]>([:])
+
+    /// - Parameter lifetime: seconds an entry is served; 0 disables the cache.
+    public init(lifetime: Double, maxEntries: Int = 10_000, clock: @escaping @Sendable () -> Double) {
+        self.lifetime = lifetime
+        self.maxEntries = maxEntries
+        self.clock = clock
+    }
+
+    /// The cached value, or `load()`'s result (cached when it is not nil).
+    public func value<E: Error>(for key: Key, load: () throws(E) -> Value?) throws(E) -> Value? {
+        guard lifetime > 0 else { return try load() }
+        let now = clock()
+        if let entry = entries.withLock({ $0[key] }), entry.expires > now { return entry.value }
+        guard let value = try load() else { return nil }
+        entries.withLock { entries in
+            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
+            entries[key] = (value, now + lifetime)
+        }
+        return value
+    }
+
+    public func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+}
