@@ -35,6 +35,13 @@ struct PublishReview {
         self.warnings = warnings
     }
 
+    /// The Create response for the version that was published.
+    func response(for schema: SchemaVersion) -> JSONValue {
+        var body: JSONObject = ["schema": SchemaJSON.object(schema)]
+        annotate(&body)
+        return .object(body)
+    }
+
     /// Adds `compatibility` and, when there are any, `warnings` to a response body.
     func annotate(_ body: inout JSONObject) {
         body["compatibility"] = compatibility.jsonValue
