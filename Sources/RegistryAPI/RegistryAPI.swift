@@ -39,6 +39,7 @@ public final class RegistryAPI: Sendable {
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),
+        Route("GET", "/panel", requiresToken: false, handler: PanelHandlers.redirect),
         Route("GET", "/panel/{asset}", requiresToken: false, handler: PanelHandlers.asset),
     ]
 

@@ -24,8 +24,10 @@ enum ServeCommand {
         let operations = Operations(
             unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator) },
             gauges: { gauges(pool: pool, api: apiForGauges.withLock { $0 }) })
+        let store = PostgresSchemaStore(pool: pool)
+        let janitor = purgeExpiredKeysPeriodically(store: store, logger: logger)
         let api = RegistryAPI(
-            store: PostgresSchemaStore(pool: pool), logger: logger, metrics: metrics, operations: operations,
+            store: store, logger: logger, metrics: metrics, operations: operations,
             operationalRoutes: configuration.adminListen == nil,
             caching: CacheSettings(
                 responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds)))
@@ -57,6 +59,7 @@ enum ServeCommand {
         servers[0].stop(graceSeconds: Double(configuration.shutdownGraceSeconds))
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
         listener.stop()
+        janitor.cancel()
         pool.close()
         logger.log(.info, "stopped")
         exit(0)
@@ -98,6 +101,23 @@ enum ServeCommand {
             Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),
             Gauge("registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version], value: 1),
         ]
+    }
+
+    /// Idempotency keys live 24 hours; every replica purges expired ones every ten minutes (the
+    /// DELETE is idempotent, so replicas need no coordination).
+    private static func purgeExpiredKeysPeriodically(store: PostgresSchemaStore, logger: Logger) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
+        timer.schedule(deadline: .now() + 60, repeating: 600)
+        timer.setEventHandler {
+            do {
+                let purged = try store.purgeExpiredIdempotencyKeys()
+                logger.log(.debug, "purged expired idempotency keys", ["count": .number(String(purged))])
+            } catch {
+                logger.log(.warning, "could not purge expired idempotency keys")
+            }
+        }
+        timer.resume()
+        return timer
     }
 
     /// Blocks until SIGTERM or SIGINT arrives.
