@@ -109,21 +109,25 @@ import TestSupport
         let marker = "body-marker-\(UUID().uuidString)"
 
         // Successes and every kind of failure, each carrying the marker or a token.
+        let collection = "/api/live_activity_schemas"
+        let list = "\(collection)?application=\(tenant.code)"
+        let version1 = "\(collection)/FlightAttributes/1?application=\(tenant.code)"
+        let unknownApplication = #"{"application":"NOAPP-00000","attributesType":"\#(marker)","jsonSchema":"{}"}"#
         #expect(try tenant.publish("FlightAttributes", flightSchema(marker: marker)).status == 200)
         #expect(try tenant.publish("FlightAttributes", flightSchema(marker: marker), version: 1).status == 409)
         #expect(try tenant.publish("FlightAttributes", #"{"type":"array","description":"\#(marker)"}"#).status == 400)
         #expect(try tenant.publish("FlightAttributes", #"{"type":"object","description":"\#(marker)""#).status == 400)
-        #expect(try tenant.request("POST", "/api/live_activity_schemas", body: #"{"\#(marker)": ["#).status == 400)
-        #expect(try tenant.request("POST", "/api/live_activity_schemas", body: #"{"application":"NOAPP-00000","attributesType":"\#(marker)","jsonSchema":"{}"}"#).status == 404)
+        #expect(try tenant.request("POST", collection, body: #"{"\#(marker)": ["#).status == 400)
+        #expect(try tenant.request("POST", collection, body: unknownApplication).status == 404)
         #expect(try other.publish("FlightAttributes", flightSchema(marker: marker)).status == 200)
-        #expect(try tenant.request("GET", "/api/live_activity_schemas?application=\(other.code)").status == 403)
-        #expect(try tenant.request("GET", "/api/live_activity_schemas/FlightAttributes/1?application=\(tenant.code)").status == 200)
-        #expect(try tenant.request("GET", "/api/live_activity_schemas?application=\(tenant.code)", token: .some(tenant.token + "x")).status == 401)
-        #expect(try tenant.request("GET", "/api/live_activity_schemas?application=\(tenant.code)", token: .some(marker)).status == 401)
-        #expect(try tenant.request("DELETE", "/api/live_activity_schemas/FlightAttributes/1?application=\(tenant.code)").status == 200)
+        #expect(try tenant.request("GET", "\(collection)?application=\(other.code)").status == 403)
+        #expect(try tenant.request("GET", version1).status == 200)
+        #expect(try tenant.request("GET", list, token: .some(tenant.token + "x")).status == 401)
+        #expect(try tenant.request("GET", list, token: .some(marker)).status == 401)
+        #expect(try tenant.request("DELETE", version1).status == 200)
         // An oversized body is refused by the HTTP layer, which logs too.
-        let big = #"{"application":"\#(tenant.code)","jsonSchema":""# + String(repeating: marker, count: 1_100_000 / marker.count) + "\"}"
-        _ = try? tenant.request("POST", "/api/live_activity_schemas", body: big)
+        let filler = String(repeating: marker, count: 1_100_000 / marker.count)
+        _ = try? tenant.request("POST", collection, body: #"{"application":"\#(tenant.code)","jsonSchema":"\#(filler)"}"#)
 
         // Let the last lines land, then stop the server so everything is flushed.
         #expect(server.waitForLog { $0["method"]?.stringValue == "DELETE" } != nil)

@@ -29,9 +29,14 @@ public final class ServiceProcess: Sendable {
 
     // MARK: - Binary and environment
 
-    /// `$REGISTRY_BINARY`, else `.build/debug/schema-registry` in the package.
+    /// `$REGISTRY_BINARY`, else the `schema-registry` built beside the running test bundle
+    /// (same configuration), else `.build/debug/schema-registry` in the package.
     public static var binaryPath: String {
         if let path = ProcessInfo.processInfo.environment["REGISTRY_BINARY"], !path.isEmpty { return path }
+        if let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let beside = URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("schema-registry").path
+            if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        }
         return TestPaths.packageRoot.appendingPathComponent(".build/debug/schema-registry").path
     }
 
