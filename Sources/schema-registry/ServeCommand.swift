@@ -48,15 +48,26 @@ enum ServeCommand {
             servers.append(HTTPServer(configuration: adminConfiguration, handler: operationsAPI.handle, rejection: operationsAPI.reject))
         }
         for server in servers { try server.start() }
-        var fields: JSONObject = ["version": .string(BuildInfo.version), "port": .number(String(servers[0].port))]
+        var fields: JSONObject = ["version": .string(BuildInfo.version), "commit": .string(BuildInfo.commit), "port": .number(String(servers[0].port))]
         for (key, value) in configuration.redacted { fields[key] = .string(value) }
         logger.log(.info, "serving", fields)
 
         waitForTerminationSignal()
         shuttingDown.raise()
         logger.log(.info, "shutting down", ["in_flight": .number(String(servers[0].inFlightRequests))])
-        servers[0].quiesce()
-        servers[0].stop(graceSeconds: Double(configuration.shutdownGraceSeconds))
+        let main = servers[0]
+        main.quiesce()
+        let grace = Double(configuration.shutdownGraceSeconds)
+        let drained = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            main.stop(graceSeconds: grace)
+            drained.signal()
+        }
+        // A handler still blocked when the grace period ends must not keep the process alive.
+        if drained.wait(timeout: .now() + grace + 1) == .timedOut {
+            logger.log(.warning, "grace period over; abandoning requests", ["in_flight": .number(String(main.inFlightRequests))])
+            exit(1)
+        }
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
         listener.stop()
         janitor.cancel()
@@ -99,7 +110,9 @@ enum ServeCommand {
             Gauge("registry_db_pool_size", "Most PostgreSQL connections the pool keeps.", value: Double(stats.size)),
             Gauge("registry_db_pool_in_use", "Pooled connections serving a request now.", value: Double(stats.inUse)),
             Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),
-            Gauge("registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version], value: 1),
+            Gauge(
+                "registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version, "commit": BuildInfo.commit],
+                value: 1),
         ]
     }
 
