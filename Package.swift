@@ -24,7 +24,15 @@ let package = Package(
         .target(name: "RegistryAPI", dependencies: ["Registry", "HTTPServer"]),
         .executableTarget(
             name: "schema-registry",
-            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI"]
+            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI"],
+            plugins: ["BuildInfoPlugin"]
+        ),
+        .executableTarget(name: "build-info-tool", path: "Sources/BuildInfoTool"),
+        .plugin(
+            name: "BuildInfoPlugin",
+            capability: .buildTool(),
+            dependencies: ["build-info-tool"],
+            path: "Sources/BuildInfoPlugin"
         ),
         .target(
             name: "TestSupport",

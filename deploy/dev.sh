@@ -77,6 +77,7 @@ cmd_run() {
     cat >&2 <<MSG
 
   Schema registry on http://$listen
+  Control panel:    http://$listen/panel/   (sign in with the demo token)
   Demo application: $DEMO_APPLICATION
   Demo API token:   $DEMO_TOKEN      (kept in .local/demo.env)
   Try: curl -H "Authorization: Api $DEMO_TOKEN" "http://$listen/api/live_activity_schemas?application=$DEMO_APPLICATION"
@@ -95,6 +96,8 @@ cmd_test() {
     "$python" Tests/Scripts/check_deploy_artifacts.py -q "$(swift build --show-bin-path)/schema-registry"
     say "running tests"
     swift test --skip-build "$@"
+    say "running the control panel's browser test"
+    STACK_BIN="$(swift build --show-bin-path)/schema-registry" bash Tests/Browser/run.sh
 }
 
 case "${1:-}" in

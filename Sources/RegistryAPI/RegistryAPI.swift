@@ -39,6 +39,7 @@ public final class RegistryAPI: Sendable {
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),
+        Route("GET", "/panel", requiresToken: false, handler: PanelHandlers.redirect),
         Route("GET", "/panel/{asset}", requiresToken: false, handler: PanelHandlers.asset),
     ]
 
@@ -105,14 +106,19 @@ public final class RegistryAPI: Sendable {
 
     /// Answers what the HTTP layer refused before a handler ran, in the same error shape.
     public func reject(_ rejection: HTTPRejection) -> HTTPResponse {
-        let response = switch rejection {
+        let requestID = RequestID.generate()
+        var response = switch rejection {
         case .bodyTooLarge(let limit):
             ErrorResponse.make(.payloadTooLarge("request body is larger than \(limit) bytes"))
         case .invalidRequestTarget(let reason):
             ErrorResponse.make(.invalidArgument(reason))
         }
+        response.headers.append((name: "X-Request-Id", value: requestID))
         metrics.recordRequest(route: "rejected", method: "-", status: response.status, seconds: 0)
-        logger.log(.info, "request rejected", ["status": .number(String(response.status))])
+        logger.log(.info, "request rejected", [
+            "request_id": .string(requestID), "route": "rejected", "status": .number(String(response.status)),
+            "bytes": .number(String(response.body.count)),
+        ])
         return response
     }
 

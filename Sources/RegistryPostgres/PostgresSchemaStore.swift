@@ -34,34 +34,49 @@ public struct PostgresSchemaStore: SchemaStore {
     public func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
         throws -> SchemaVersion
     {
-        let statement: PGStatement
-        let parameters: [(any PGParameter)?]
-        let taken: String
+        let (statement, parameters) = try Self.publishStatement(
+            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
+        return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
+            connection in
+            try Self.published(
+                connection.execute(statement, parameters).rows.first, application: application,
+                attributesType: attributesType, jsonSchema: jsonSchema)
+        }
+    }
+
+    /// The statement and parameters for a next-free or explicit publish.
+    static func publishStatement(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
+        throws(RegistryError) -> (PGStatement, [(any PGParameter)?])
+    {
         switch version {
         case .nextFree:
-            statement = Self.publishNextFree
-            parameters = [application.id, attributesType, jsonSchema]
-            taken = "attributesType \"\(attributesType)\": the next version already exists"
+            return (publishNextFree, [application.id, attributesType, jsonSchema])
         case .explicit(let number):
-            guard number >= 1 else {
-                throw RegistryError.invalidArgument("version must be between 1 and 2147483647")
-            }
-            statement = Self.publishExplicit
-            parameters = [application.id, attributesType, number, jsonSchema]
-            taken = "attributesType \"\(attributesType)\" version \(number) already exists"
+            guard number >= 1 else { throw .invalidArgument("version must be between 1 and 2147483647") }
+            return (publishExplicit, [application.id, attributesType, number, jsonSchema])
         }
-        return try pool.perform(
-            .write,
-            conflict: { $0.sqlState == .uniqueViolation ? .alreadyExists(taken) : nil }
-        ) { connection in
-            guard let row = try connection.execute(statement, parameters).rows.first else {
-                // Only next-free can return no row: the counter is at the ceiling.
-                throw RegistryError.invalidArgument("no version is free for attributesType \"\(attributesType)\"")
-            }
-            return SchemaVersion(
-                applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
-                jsonSchema: jsonSchema, created: try row.string(1))
+    }
+
+    /// A unique violation on publish means the version exists (live or deleted): 409.
+    static func publishConflict(_ error: PGError, attributesType: String, version: VersionRequest) -> RegistryError? {
+        guard error.sqlState == .uniqueViolation else { return nil }
+        switch version {
+        case .nextFree: return .alreadyExists("attributesType \"\(attributesType)\": the next version already exists")
+        case .explicit(let number): return .alreadyExists("attributesType \"\(attributesType)\" version \(number) already exists")
         }
+    }
+
+    /// The version a publish statement returned; no row means the counter is at the ceiling
+    /// (only next-free can return none).
+    static func published(_ row: PGRow?, application: Application, attributesType: String, jsonSchema: String) throws
+        -> SchemaVersion
+    {
+        guard let row else {
+            throw RegistryError.invalidArgument("no version is free for attributesType \"\(attributesType)\"")
+        }
+        return SchemaVersion(
+            applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
+            jsonSchema: jsonSchema, created: try row.string(1))
     }
 
     public func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {

@@ -8,7 +8,10 @@ enum Database {
             poolSize: configuration.poolSize,
             acquireTimeout: .milliseconds(configuration.dbAcquireTimeoutMilliseconds),
             connectTimeout: .seconds(configuration.dbConnectTimeoutSeconds),
-            statementTimeout: .milliseconds(configuration.dbStatementTimeoutMilliseconds)
+            statementTimeout: .milliseconds(configuration.dbStatementTimeoutMilliseconds),
+            // The server's statement timeout must always fire first: a statement abandoned by the
+            // client could still commit after the caller was told 503.
+            responseTimeout: .milliseconds(configuration.dbStatementTimeoutMilliseconds + 3000)
         ))
     }
 

@@ -24,8 +24,10 @@ enum ServeCommand {
         let operations = Operations(
             unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator) },
             gauges: { gauges(pool: pool, api: apiForGauges.withLock { $0 }) })
+        let store = PostgresSchemaStore(pool: pool)
+        let janitor = purgeExpiredKeysPeriodically(store: store, logger: logger)
         let api = RegistryAPI(
-            store: PostgresSchemaStore(pool: pool), logger: logger, metrics: metrics, operations: operations,
+            store: store, logger: logger, metrics: metrics, operations: operations,
             operationalRoutes: configuration.adminListen == nil,
             caching: CacheSettings(
                 responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds)))
@@ -46,17 +48,29 @@ enum ServeCommand {
             servers.append(HTTPServer(configuration: adminConfiguration, handler: operationsAPI.handle, rejection: operationsAPI.reject))
         }
         for server in servers { try server.start() }
-        var fields: JSONObject = ["version": .string(BuildInfo.version), "port": .number(String(servers[0].port))]
+        var fields: JSONObject = ["version": .string(BuildInfo.version), "commit": .string(BuildInfo.commit), "port": .number(String(servers[0].port))]
         for (key, value) in configuration.redacted { fields[key] = .string(value) }
         logger.log(.info, "serving", fields)
 
         waitForTerminationSignal()
         shuttingDown.raise()
         logger.log(.info, "shutting down", ["in_flight": .number(String(servers[0].inFlightRequests))])
-        servers[0].quiesce()
-        servers[0].stop(graceSeconds: Double(configuration.shutdownGraceSeconds))
+        let main = servers[0]
+        main.quiesce()
+        let grace = Double(configuration.shutdownGraceSeconds)
+        let drained = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            main.stop(graceSeconds: grace)
+            drained.signal()
+        }
+        // A handler still blocked when the grace period ends must not keep the process alive.
+        if drained.wait(timeout: .now() + grace + 1) == .timedOut {
+            logger.log(.warning, "grace period over; abandoning requests", ["in_flight": .number(String(main.inFlightRequests))])
+            exit(1)
+        }
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
         listener.stop()
+        janitor.cancel()
         pool.close()
         logger.log(.info, "stopped")
         exit(0)
@@ -96,8 +110,27 @@ enum ServeCommand {
             Gauge("registry_db_pool_size", "Most PostgreSQL connections the pool keeps.", value: Double(stats.size)),
             Gauge("registry_db_pool_in_use", "Pooled connections serving a request now.", value: Double(stats.inUse)),
             Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),
-            Gauge("registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version], value: 1),
+            Gauge(
+                "registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version, "commit": BuildInfo.commit],
+                value: 1),
         ]
+    }
+
+    /// Idempotency keys live 24 hours; every replica purges expired ones every ten minutes (the
+    /// DELETE is idempotent, so replicas need no coordination).
+    private static func purgeExpiredKeysPeriodically(store: PostgresSchemaStore, logger: Logger) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
+        timer.schedule(deadline: .now() + 60, repeating: 600)
+        timer.setEventHandler {
+            do {
+                let purged = try store.purgeExpiredIdempotencyKeys()
+                logger.log(.debug, "purged expired idempotency keys", ["count": .number(String(purged))])
+            } catch {
+                logger.log(.warning, "could not purge expired idempotency keys")
+            }
+        }
+        timer.resume()
+        return timer
     }
 
     /// Blocks until SIGTERM or SIGINT arrives.

@@ -16,9 +16,17 @@
 #   STACK_MIGRATIONS_DIR  migrations folder (default the repo's migrations/)
 #   STACK_START_TIMEOUT   seconds to wait for PostgreSQL and /healthz (default 60)
 #   STACK_KEEP=1          keep the temp folder (logs, data) after stack_stop
+#   STACK_PG_OPTIONS      extra postgres options, e.g. "-c fsync=on -c max_connections=200"
+#
+# Helpers: stack_run ARGS… (the binary with the stack's DATABASE_URL), stack_psql ARGS…,
+# stack_free_port, stack_stop_registry [SIGNAL], stack_stop.
 #
 # Exported by the steps: STACK_DIR, STACK_PG_PORT, STACK_PG_SOCKET_DIR, STACK_DATABASE_URL,
 # STACK_ACCOUNT, STACK_APP, STACK_TOKEN, STACK_URL, STACK_PORT, STACK_PID, STACK_REGISTRY_LOG.
+#
+# stack_start_postgres installs `trap stack_stop EXIT` (and turns INT/TERM into an exit), replacing
+# an EXIT trap set before it; a caller that needs its own cleanup sets its trap afterwards and
+# calls stack_stop from it. To restart the registry: stack_stop_registry; stack_start_registry.
 #
 # PostgreSQL refuses to run as root, so when we are root its commands run as the `postgres`
 # user (runuser). The cluster runs with fsync off: it is thrown away, durability tests that

@@ -19,6 +19,17 @@ public protocol SchemaStore: Sendable {
     func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
         -> SchemaVersion
 
+    /// Publishes at most once per `claim`: in one transaction it claims the key, publishes, and
+    /// records `response(version)` under the key. A concurrent or later request with the same
+    /// key and body gets `.replayed` with that response; another body is a 409.
+    func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+    ) throws -> IdempotentPublish
+
+    /// The response recorded under an account's key in the last 24 hours, if any.
+    func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse?
+
     /// One live version, or nil when unknown or deleted.
     func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion?
 

@@ -23,16 +23,28 @@ struct PublishReview {
                 "requireCompatible: the schema is not compatible with earlier versions: " + findings.joined(separator: "; "))
         }
         var warnings: [JSONValue] = []
+        let limit = LiveActivityPreview.maxPayloadBytes
         if let worst = PayloadSizeEstimator.worstCaseStartPayloadBytes(of: document, attributesType: request.attributesType),
-            worst > LiveActivityPreview.maxPayloadBytes
+            worst > limit
         {
             warnings.append([
                 "path": "jsonSchema",
-                "message": .string(
-                    "a start push with the longest values this schema allows is \(worst) bytes, over APNs' \(LiveActivityPreview.maxPayloadBytes)-byte limit"),
+                "message": .string("a start push with the longest values this schema allows is \(worst) bytes, over APNs' \(limit)-byte limit"),
+            ])
+        } else if let content = PayloadSizeEstimator.maxContentStateBytes(of: document), content > limit {
+            warnings.append([
+                "path": "jsonSchema.properties",
+                "message": .string("the content state alone can reach \(content) bytes, over APNs' \(limit)-byte payload limit"),
             ])
         }
         self.warnings = warnings
+    }
+
+    /// The Create response for the version that was published.
+    func response(for schema: SchemaVersion) -> JSONValue {
+        var body: JSONObject = ["schema": SchemaJSON.object(schema)]
+        annotate(&body)
+        return .object(body)
     }
 
     /// Adds `compatibility` and, when there are any, `warnings` to a response body.

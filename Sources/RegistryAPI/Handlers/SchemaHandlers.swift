@@ -40,15 +40,43 @@ enum SchemaHandlers {
 
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
+        let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
+            try IdempotencyKey.validate(header)
+        }
         let application = try call.application(code: request.applicationCode)
+        guard let key, let accountID = call.accountID else {
+            let review = try PublishReview(request, application: application, store: call.store)
+            let schema = try call.store.publish(
+                application: application, attributesType: request.attributesType, version: request.version,
+                jsonSchema: request.jsonSchema)
+            call.metrics.recordPublished()
+            return JSONResponse.make(review.response(for: schema))
+        }
+        let claim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
+        if let stored = try call.store.storedResponse(accountID: accountID, idempotencyKey: key) {
+            return try replay(stored, claim: claim)
+        }
         let review = try PublishReview(request, application: application, store: call.store)
-        let schema = try call.store.publish(
+        let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema)
-        call.metrics.recordPublished()
-        var body: JSONObject = ["schema": SchemaJSON.object(schema)]
-        review.annotate(&body)
-        return JSONResponse.make(.object(body))
+            jsonSchema: request.jsonSchema, once: claim, response: { JSONResponse.body(review.response(for: $0)) })
+        switch outcome {
+        case .published(_, let body):
+            call.metrics.recordPublished()
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+        case .replayed(let body):
+            return replayResponse(body)
+        }
+    }
+
+    /// A retry with a known key: the original answer when the body is the same, else a 409.
+    private static func replay(_ stored: StoredResponse, claim: IdempotencyClaim) throws(RegistryError) -> HTTPResponse {
+        guard stored.requestHash == claim.requestHash else { throw IdempotencyKey.mismatch(claim.key) }
+        return replayResponse(stored.body)
+    }
+
+    private static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
     static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {

@@ -1,3 +1,5 @@
+import Registry
+
 /// Request ids: an incoming `X-Request-Id` is kept when it is short and plain (so a gateway's
 /// id ties its logs to ours), anything else is replaced by a fresh random id, so a client
 /// cannot inject arbitrary text into logs.
@@ -15,14 +17,7 @@ public enum RequestID {
 
     public static func generate() -> String {
         var rng = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for _ in 0..<16 {
-            let byte = UInt8.random(in: .min ... .max, using: &rng)
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        return Hex.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &rng) })
     }
 
     private static func isSafe(_ byte: UInt8) -> Bool {

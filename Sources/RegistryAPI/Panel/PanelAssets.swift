@@ -19,7 +19,7 @@ enum PanelAssets {
         init(_ contentType: String, _ text: String) {
             self.contentType = contentType
             body = Array(text.utf8)
-            etag = "\"" + String(SHA256.hexHash(body).prefix(32)) + "\""
+            etag = EntityTag.of(body)
         }
     }
 

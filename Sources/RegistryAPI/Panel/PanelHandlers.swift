@@ -15,35 +15,21 @@ enum PanelHandlers {
         ("Referrer-Policy", "no-referrer"),
     ]
 
+    /// `/panel` → `/panel/`, so relative asset URLs resolve inside the panel.
+    static func redirect(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        HTTPResponse(status: 308, headers: [("Location", "/panel/")])
+    }
+
     static func asset(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let name = call.rawParameters["asset"] ?? ""
         guard let asset = PanelAssets.entry(named: name) else {
             throw .notFound("no such panel file: \(JSONWriter.string(.string(name)))")
         }
         let headers = [("ETag", asset.etag)] + securityHeaders
-        if let condition = call.request.header("if-none-match"), matches(condition, etag: asset.etag) {
+        if EntityTag.matches(call.request.header("if-none-match"), asset.etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType)] + headers, body: asset.body)
     }
 
-    /// `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `*`, or any listed tag
-    /// equal to ours once a `W/` prefix is ignored.
-    static func matches(_ condition: String, etag: String) -> Bool {
-        condition.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingSpaces()
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag[...]
-        }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
-        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
-        return result
-    }
 }

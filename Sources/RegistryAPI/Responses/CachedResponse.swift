@@ -16,34 +16,13 @@ enum CachedResponse {
         } else {
             let epoch = cache.epoch
             let body = try render()
-            entry = ResponseCache.Entry(body: body, etag: etag(of: body))
+            entry = ResponseCache.Entry(body: body, etag: EntityTag.of(body))
             cache.insert(entry, for: key, readAt: epoch)
         }
         let headers = [("ETag", entry.etag), ("Cache-Control", "private, no-cache")]
-        if matches(call.request.header("if-none-match"), entry.etag) {
+        if EntityTag.matches(call.request.header("if-none-match"), entry.etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")] + headers, body: entry.body)
-    }
-
-    static func etag(of body: [UInt8]) -> String {
-        "\"" + String(SHA256.hexHash(body).prefix(32)) + "\""
-    }
-
-    /// `If-None-Match` uses weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored.
-    static func matches(_ header: String?, _ etag: String) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingSpaces
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = String(tag.dropFirst(2)) }
-            return tag == etag
-        }
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }

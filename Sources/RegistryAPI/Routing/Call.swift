@@ -39,13 +39,13 @@ struct Call: Sendable {
     /// The application `code` names, checked against the caller's account: 404 when unknown,
     /// 403 when it belongs to another account.
     func application(code: String) throws(RegistryError) -> Application {
-        notes.application = code
         guard let application = try store.application(code: code) else {
             throw .notFound("application \(JSONWriter.string(.string(code))) not found")
         }
         guard application.accountID == accountID else {
             throw .permissionDenied("application \(JSONWriter.string(.string(code))) does not belong to this API token's account")
         }
+        notes.application = application.code
         return application
     }
 }

@@ -9,6 +9,11 @@ struct NoStore: SchemaStore {
     func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
         -> SchemaVersion
     { throw unavailable() }
+    func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+    ) throws -> IdempotentPublish { throw unavailable() }
+    func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? { throw unavailable() }
     func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? { throw unavailable() }
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]

@@ -46,6 +46,21 @@ struct Storage: Sendable {
         }
     }
 
+    func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+    ) throws(RegistryError) -> IdempotentPublish {
+        try run {
+            try store.publish(
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+                once: claim, response: response)
+        }
+    }
+
+    func storedResponse(accountID: Int64, idempotencyKey: String) throws(RegistryError) -> StoredResponse? {
+        try run { try store.storedResponse(accountID: accountID, idempotencyKey: idempotencyKey) }
+    }
+
     func schema(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> SchemaVersion? {
         try run { try store.schema(application: application, attributesType: attributesType, version: version) }
     }

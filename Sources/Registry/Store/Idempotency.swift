@@ -1,0 +1,53 @@
+/// An `Idempotency-Key` on Create: 1–255 visible ASCII characters chosen by the client.
+public enum IdempotencyKey {
+    public static let maxLength = 255
+    /// How long a key replays its original answer.
+    public static let lifetimeHours = 24
+
+    /// The key, or a 400 naming the header.
+    public static func validate(_ header: String) throws(RegistryError) -> String {
+        guard !header.isEmpty, header.utf8.count <= maxLength, header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidArgument("Idempotency-Key: must be 1 to \(maxLength) visible ASCII characters")
+        }
+        return header
+    }
+
+    /// The 409 for a key reused with another request.
+    public static func mismatch(_ key: String) -> RegistryError {
+        .alreadyExists(
+            "Idempotency-Key \(JSONWriter.string(.string(key))) was already used with a different request body")
+    }
+}
+
+/// A publish made at most once per key: the caller's account, its key, and the SHA-256 of the
+/// request body that must match on a retry.
+public struct IdempotencyClaim: Sendable {
+    public let accountID: Int64
+    public let key: String
+    public let requestHash: [UInt8]
+
+    public init(accountID: Int64, key: String, requestHash: [UInt8]) {
+        self.accountID = accountID
+        self.key = key
+        self.requestHash = requestHash
+    }
+}
+
+/// A Create answered before under a key.
+public struct StoredResponse: Sendable, Equatable {
+    public let requestHash: [UInt8]
+    public let body: [UInt8]
+
+    public init(requestHash: [UInt8], body: [UInt8]) {
+        self.requestHash = requestHash
+        self.body = body
+    }
+}
+
+/// What an idempotent publish did.
+public enum IdempotentPublish: Sendable, Equatable {
+    /// Published now; `body` is the response recorded under the key.
+    case published(SchemaVersion, body: [UInt8])
+    /// The key was used before with the same body: its original response.
+    case replayed(body: [UInt8])
+}

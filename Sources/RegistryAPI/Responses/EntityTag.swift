@@ -1,0 +1,24 @@
+import Registry
+
+/// Strong entity tags from content hashes, and the `If-None-Match` test, shared by every
+/// response that can answer 304 (published versions, forms, panel files).
+enum EntityTag {
+    /// A quoted tag from the first 128 bits of the body's SHA-256: the same bytes always get
+    /// the same tag on every replica, with no stored state.
+    static func of(_ body: [UInt8]) -> String {
+        "\"" + String(SHA256.hexHash(body).prefix(32)) + "\""
+    }
+
+    /// `If-None-Match` uses weak comparison (RFC 9110 §13.1.2): `*` matches anything and `W/`
+    /// prefixes are ignored.
+    static func matches(_ header: String?, _ etag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { candidate in
+            var tag = candidate.drop(while: { $0 == " " || $0 == "\t" })
+            while let last = tag.last, last == " " || last == "\t" { tag.removeLast() }
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == etag[...]
+        }
+    }
+}

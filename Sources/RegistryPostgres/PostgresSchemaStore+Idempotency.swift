@@ -1,0 +1,81 @@
+import Registry
+
+extension PostgresSchemaStore {
+    public func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? {
+        try pool.perform(.read) { connection in
+            try connection.execute(Self.readKey, [accountID, idempotencyKey]).rows.first.map { row in
+                StoredResponse(requestHash: try row.bytea(0), body: Array(try row.string(1).utf8))
+            }
+        }
+    }
+
+    /// Claim, publish and record in one transaction. A concurrent request with the same key
+    /// blocks on the claim's unique index until this one commits (then reads its answer) or
+    /// rolls back (then claims the key itself), so a key never publishes twice.
+    public func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+    ) throws -> IdempotentPublish {
+        let (statement, parameters) = try Self.publishStatement(application: application, attributesType: attributesType,
+                                                            version: version, jsonSchema: jsonSchema)
+        return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
+            connection in
+            try connection.transaction {
+                _ = try connection.execute(Self.dropExpiredKey, [claim.accountID, claim.key])
+                let claimed = try connection.execute(Self.claimKey, [claim.accountID, claim.key, PGBytea(claim.requestHash)])
+                guard !claimed.rows.isEmpty else {
+                    guard let row = try connection.execute(Self.readKey, [claim.accountID, claim.key]).rows.first else {
+                        throw RegistryError.internal("idempotency key vanished while claimed")
+                    }
+                    guard try row.bytea(0) == claim.requestHash else { throw IdempotencyKey.mismatch(claim.key) }
+                    return .replayed(body: Array(try row.string(1).utf8))
+                }
+                let schema = try Self.published(
+                    connection.execute(statement, parameters).rows.first, application: application,
+                    attributesType: attributesType, jsonSchema: jsonSchema)
+                let body = response(schema)
+                _ = try connection.execute(
+                    Self.recordResponse, [claim.accountID, claim.key, String(decoding: body, as: UTF8.self)])
+                return .published(schema, body: body)
+            }
+        }
+    }
+
+    /// Removes keys older than 24 hours; the service calls it periodically.
+    public func purgeExpiredIdempotencyKeys() throws -> Int {
+        try pool.perform(.write) { connection in
+            try connection.execute(Self.purgeKeys).affectedRows
+        }
+    }
+
+    private static let keyAge = "interval '\(IdempotencyKey.lifetimeHours) hours'"
+
+    static let readKey = PGStatement(
+        "idempotency_read",
+        """
+        SELECT request_sha256, response_body FROM idempotency_keys
+        WHERE account_id = $1::bigint AND key = $2::text AND created > now() - \(keyAge)
+        """)
+
+    static let dropExpiredKey = PGStatement(
+        "idempotency_drop_expired",
+        "DELETE FROM idempotency_keys WHERE account_id = $1::bigint AND key = $2::text AND created <= now() - \(keyAge)")
+
+    /// The response is filled in by `recordResponse` before commit; nobody else can see the
+    /// row earlier, so the placeholder is never read.
+    static let claimKey = PGStatement(
+        "idempotency_claim",
+        """
+        INSERT INTO idempotency_keys (account_id, key, request_sha256, response_body)
+        VALUES ($1::bigint, $2::text, $3::bytea, '')
+        ON CONFLICT (account_id, key) DO NOTHING
+        RETURNING 1
+        """)
+
+    static let recordResponse = PGStatement(
+        "idempotency_record",
+        "UPDATE idempotency_keys SET response_body = $3::text WHERE account_id = $1::bigint AND key = $2::text")
+
+    static let purgeKeys = PGStatement(
+        "idempotency_purge", "DELETE FROM idempotency_keys WHERE created <= now() - \(keyAge)")
+}

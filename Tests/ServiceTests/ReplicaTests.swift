@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Two server processes on one database, as replicas behind a gateway: version allocation is
+/// race-free across processes, not only across threads of one.
+@Suite struct ReplicaTests {
+    /// Two replicas with production worker and pool sizes.
+    private func replicas(_ database: ServiceDatabase) throws -> [ServiceProcess] {
+        let environment = serveEnvironment(database.url, ["REGISTRY_HTTP_WORKERS": "16"])
+        let first = try ServiceProcess.serve(environment: environment)
+        do {
+            return [first, try ServiceProcess.serve(environment: environment)]
+        } catch {
+            first.kill()
+            throw error
+        }
+    }
+
+    /// POST request lines each process logged.
+    private func publishesLogged(by process: ServiceProcess) -> Int {
+        process.logObjects.filter { $0["msg"]?.stringValue == "request" && $0["method"]?.stringValue == "POST" }.count
+    }
+
+    @Test func parallelCreatesWithoutVersionOverTwoProcessesGetVersions1Through32() throws {
+        let database = try ServiceDatabase.make()
+        let servers = try replicas(database)
+        defer { servers.forEach { $0.kill() } }
+        let tenant = try database.makeTenant(port: servers[0].port)
+        let ports = servers.map(\.port)
+
+        let results = onThreads(32) { index in
+            try tenant.on(port: ports[index % 2]).publish("FlightAttributes", flightSchema())
+        }
+        var versions: [Int] = []
+        for result in results {
+            switch result {
+            case .success(let response):
+                #expect(response.status == 200, "\(response.bodyText)")
+                if let version = response.schemaVersion { versions.append(version) }
+            case .failure(let error):
+                Issue.record("request failed: \(error)")
+            }
+        }
+        #expect(versions.sorted() == Array(1...32))
+        #expect(publishesLogged(by: servers[0]) == 16, "\(servers[0].diagnostics)")
+        #expect(publishesLogged(by: servers[1]) == 16, "\(servers[1].diagnostics)")
+        // Both replicas list the same 32 versions, newest first.
+        for port in ports {
+            let listed = try tenant.on(port: port).list(query: "&attributesType=FlightAttributes")
+            #expect(listed.compactMap { $0["version"]?.int } == Array((1...32).reversed()))
+        }
+    }
+
+    @Test func parallelCreatesOfOneExplicitVersionOverTwoProcessesGiveOne200AndFifteen409() throws {
+        let database = try ServiceDatabase.make()
+        let servers = try replicas(database)
+        defer { servers.forEach { $0.kill() } }
+        let tenant = try database.makeTenant(port: servers[0].port)
+        let ports = servers.map(\.port)
+
+        let results = onThreads(16) { index in
+            try tenant.on(port: ports[index % 2]).publish("FlightAttributes", flightSchema(marker: "writer \(index)"), version: 7)
+        }
+        let statuses = results.map { (try? $0.get())?.status ?? -1 }
+        #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+        #expect(statuses.filter { $0 == 409 }.count == 15, "\(statuses)")
+        for case .success(let response) in results where response.status == 409 {
+            #expect(response.errorCode == 6, "\(response.bodyText)")
+        }
+        #expect(publishesLogged(by: servers[0]) == 8 && publishesLogged(by: servers[1]) == 8)
+        // The winner's text is what both replicas serve.
+        let winner = try #require(results.compactMap { try? $0.get() }.first { $0.status == 200 })
+        let stored = try #require(try winner.json()["schema"]?["json_schema"]?.stringValue)
+        for port in ports {
+            let got = try tenant.on(port: port).request(
+                "GET", "/api/live_activity_schemas/FlightAttributes/7?application=\(tenant.code)")
+            #expect(got.status == 200)
+            #expect(try got.json()["schema"]?["json_schema"]?.stringValue == stored)
+        }
+        // The next free version after an explicit 7 is 8, whichever replica is asked.
+        #expect(try tenant.on(port: ports[1]).publish("FlightAttributes", flightSchema()).schemaVersion == 8)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Registry
+import RegistryPostgres
+import Synchronization
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fresh database for one test, on the shared cluster unless a private one is given.
+struct ServiceDatabase: Sendable {
+    let cluster: TestPostgres
+    /// Over the cluster's unix socket.
+    let url: String
+    let name: String
+
+    static func make(migrated: Bool = true, on cluster: TestPostgres? = nil) throws -> ServiceDatabase {
+        let cluster = try cluster ?? TestPostgres.shared
+        let url = try cluster.makeDatabase(migrated: migrated)
+        // postgresql:///NAME?host=…
+        let afterScheme = url.dropFirst("postgresql:///".count)
+        let name = String(afterScheme.prefix { $0 != "?" })
+        return ServiceDatabase(cluster: cluster, url: url, name: name)
+    }
+
+    /// The same database over TCP, with a password in the URL (the test cluster trusts any).
+    func tcpURL(password: String) -> String {
+        "postgresql://postgres:\(password)@127.0.0.1:\(cluster.port)/\(name)"
+    }
+
+    /// Runs one statement in a session of its own and returns the rows.
+    func query(_ sql: String) throws -> [PGRow] {
+        let connection = try PGConnection.connect(PostgresConfig(databaseURL: url))
+        return try connection.simpleQuery(sql).rows
+    }
+
+    /// A new account with an application and a live token, made with the same SQL as
+    /// `schema-registry admin`, for talking to a server on `port`.
+    func makeTenant(port: Int) throws -> Tenant {
+        let pool = ConnectionPool(config: PostgresConfig(databaseURL: url, poolSize: 1))
+        defer { pool.close() }
+        let admin = AdminStore(pool: pool)
+        let account = try admin.createAccount(name: "service test")
+        let code = try admin.createApplication(accountID: account, name: "service test app")
+        let token = APIToken.generate()
+        let tokenID = try admin.issueToken(accountID: account, tokenHash: token.hash)
+        return Tenant(port: port, code: code, token: token.secret, accountID: account, tokenID: tokenID)
+    }
+}
+
+/// The environment of a `serve` process on `databaseURL`: an ephemeral port (read back from the
+/// start-up line) and a few workers, so that many servers fit on a small machine.
+func serveEnvironment(_ databaseURL: String, _ extra: [String: String] = [:]) -> [String: String] {
+    var overrides = ["DATABASE_URL": databaseURL, "REGISTRY_LISTEN": "127.0.0.1:0", "REGISTRY_HTTP_WORKERS": "4"]
+    for (key, value) in extra { overrides[key] = value }
+    return ServiceProcess.environment(overrides)
+}
+
+extension Tenant {
+    /// The same tenant talking to another server (a replica, or the admin port).
+    func on(port: Int) -> Tenant {
+        Tenant(port: port, code: code, token: token, accountID: accountID, tokenID: tokenID)
+    }
+}
+
+/// Runs `body` on `count` threads of their own, released together.
+func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T) -> [Result<T, any Error>] {
+    let results = Mutex<[Int: Result<T, any Error>]>([:])
+    let done = DispatchGroup()
+    let gate = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        done.enter()
+        let thread = Thread {
+            gate.wait()
+            let result = Result { try body(index) }
+            results.withLock { $0[index] = result }
+            done.leave()
+        }
+        thread.start()
+    }
+    for _ in 0..<count { gate.signal() }
+    done.wait()
+    return results.withLock { all in (0..<count).map { all[$0]! } }
+}
+
+/// Polls until `condition` holds or the time runs out; returns whether it held.
+func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while true {
+        if condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(10_000)
+    }
+}
+
+/// A port nobody listens on right now.
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ServiceProcessError("socket failed: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+            bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+        }
+    }
+    guard bound else { throw ServiceProcessError("bind failed: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// A small valid schema; `marker` lands in a description so tests can look for it in logs.
+func flightSchema(marker: String = "") -> String {
+    #"{"type":"object","description":"\#(marker)","properties":{"gate":{"type":"string"}},"#
+        + #""attributes":{"properties":{"flightNumber":{"type":"string"}},"required":["flightNumber"]}}"#
+}
+
+extension RawHTTPResponse {
+    /// `schema.version` of a Create or Get answer.
+    var schemaVersion: Int? { (try? json())?["schema"]?["version"]?.integerLexemeValue }
+    /// `code` of an error body.
+    var errorCode: Int? { (try? json())?["code"]?.integerLexemeValue }
+}
+
+extension JSONValue {
+    var int: Int? { integerLexemeValue }
+}
