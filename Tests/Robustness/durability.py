@@ -52,6 +52,8 @@ class Attempt:
     status: int | None = None  # None: transport failure or timeout
     version: int | None = None
     error: str = ""
+    key: str | None = None  # Idempotency-Key, the same on every retry of one request
+    replayed: bool = False  # answered with Idempotent-Replayed: true
 
     @property
     def outcome(self) -> str:
@@ -87,13 +89,34 @@ def schema_text(marker: str, rng: random.Random) -> str:
                       separators=(",", ":"))
 
 
+def send(stack: Stack, replica, attempt: Attempt, body: dict) -> None:
+    headers = {"Idempotency-Key": attempt.key} if attempt.key else None
+    try:
+        response = request(replica.url, "POST", "/api/live_activity_schemas", body=body, token=stack.token,
+                           headers=headers, timeout=10)
+        attempt.status = response.status
+        attempt.replayed = response.headers.get("idempotent-replayed") == "true"
+        if response.status == 200:
+            published = response.json()["schema"]
+            attempt.version = published["version"]
+            if published["json_schema"] != attempt.schema:
+                attempt.error = "the 200 echoed another json_schema"
+        elif response.status >= 500:
+            attempt.error = response.body[:200].decode(errors="replace")
+    except OSError as error:
+        attempt.error = f"{type(error).__name__}: {error}"
+    attempt.ended = time.monotonic()
+
+
 def writer(stack: Stack, scenario: Scenario, index: int, stop: threading.Event, lock: threading.Lock,
-           live: list, explicit_share: float) -> None:
+           live: list, explicit_share: float, keyed: bool) -> None:
+    """Publishes until `stop`. A keyed writer sends an Idempotency-Key and retries a request whose
+    outcome it does not know (failure, timeout, 503) with the same key and body, on the next
+    replica, until it gets a definitive answer (at most 15 s after `stop`)."""
     rng = random.Random(zlib.crc32(scenario.name.encode()) * 1000 + index)
     sequence = 0
     while not stop.is_set():
         sequence += 1
-        replica = live[(index + sequence) % len(live)]
         type_name = rng.choice(scenario.types)
         requested = rng.randint(1, 400) if rng.random() < explicit_share else None
         marker = f"durability-{scenario.name}-w{index}-{sequence}-{rng.getrandbits(32):08x}"
@@ -101,25 +124,18 @@ def writer(stack: Stack, scenario: Scenario, index: int, stop: threading.Event, 
         body = {"application": stack.app, "attributesType": type_name, "jsonSchema": text}
         if requested is not None:
             body["version"] = requested
-        attempt = Attempt(type_name, requested, marker, text, replica.name, time.monotonic())
-        try:
-            response = request(replica.url, "POST", "/api/live_activity_schemas", body=body, token=stack.token,
-                               timeout=10)
-            attempt.status = response.status
-            if response.status == 200:
-                published = response.json()["schema"]
-                attempt.version = published["version"]
-                if published["json_schema"] != text:
-                    attempt.error = "the 200 echoed another json_schema"
-            elif response.status >= 500:
-                attempt.error = response.body[:200].decode(errors="replace")
-        except OSError as error:
-            attempt.error = f"{type(error).__name__}: {error}"
-        attempt.ended = time.monotonic()
-        with lock:
-            scenario.attempts.append(attempt)
-        if attempt.status is None or attempt.status == 503:
+        for retry in range(1000):
+            replica = live[(index + sequence + retry) % len(live)]
+            attempt = Attempt(type_name, requested, marker, text, replica.name, time.monotonic(),
+                              key="k-" + marker.removeprefix("durability-") if keyed else None)
+            send(stack, replica, attempt, body)
+            with lock:
+                scenario.attempts.append(attempt)
+            if attempt.outcome != "uncertain":
+                break
             time.sleep(0.05)  # an outage: do not spin
+            if not keyed or (stop.is_set() and time.monotonic() - attempt.started > 15):
+                break
 
 
 class Reader:
@@ -156,30 +172,45 @@ def database_rows(stack: Stack, prefix: str) -> list:
 
 
 def verify(stack: Stack, scenario: Scenario, live: list) -> dict:
+    """Compares what clients were told with the database and with what every replica serves.
+    A request is one create as the client sees it: one attempt, or a keyed one with its retries."""
     attempts = scenario.attempts
-    acks = [a for a in attempts if a.outcome == "ack"]
-    uncertain = {a.marker for a in attempts if a.outcome == "uncertain"}
-    figures = {"sent": len(attempts), "acked": len(acks),
-               "rejected": sum(a.outcome == "rejected" for a in attempts),
-               "uncertain": len(uncertain),
+    requests = {}
+    for a in attempts:
+        requests.setdefault(a.marker, []).append(a)
+    acked = {m: [a for a in group if a.outcome == "ack"] for m, group in requests.items()}
+    acked = {m: group for m, group in acked.items() if group}
+    # Never answered definitively: written or not, the client cannot know; allowed in the database.
+    unknown = {m for m, group in requests.items() if all(a.outcome == "uncertain" for a in group)}
+    keyed = {m for m, group in requests.items() if group[0].key}
+    figures = {"sent": len(attempts), "requests": len(requests), "acked": len(acked),
+               "rejected": sum(1 for g in requests.values() if g[-1].outcome == "rejected"),
+               "uncertain": len(unknown),
+               "retried": sum(1 for m in keyed if len(requests[m]) > 1),
+               "replayed": sum(1 for a in attempts if a.replayed),
                "bad5xx": sum(1 for a in attempts if a.status is not None and a.status >= 500 and a.status != 503)}
     for a in [a for a in attempts if a.status in (400, 404)][:3]:
         scenario.problems.append(f"unexpected {a.status} for {a.type} v{a.requested}")
     lost, duplicates = {}, []  # lost: (type, version) → why
 
-    # Acknowledged twice for one (type, version): two clients were told they own one version.
+    # One version per request, one request per version.
     owner = {}
-    for a in acks:
-        key = (a.type, a.version)
+    for marker, group in acked.items():
+        versions = {a.version for a in group}
+        if len(versions) > 1:
+            duplicates.append(f"request {marker} acknowledged as versions {sorted(versions)}")
+        first = group[0]
+        key = (first.type, first.version)
         if key in owner:
-            duplicates.append(f"{a.type} v{a.version} acknowledged to {owner[key].marker} and {a.marker}")
-        owner[key] = a
-        if a.error:
-            lost[key] = a.error
+            duplicates.append(f"{first.type} v{first.version} acknowledged to {owner[key].marker} and {marker}")
+        owner[key] = first
+        for a in group:
+            if a.error:
+                lost[key] = a.error
 
     # The database: unique versions; acknowledged content present; nothing unexplained.
     rows = database_rows(stack, scenario.prefix)
-    seen_markers = {}
+    stored_as = {}
     in_db = {}
     for row in rows:
         key = (row["t"], row["v"])
@@ -187,9 +218,9 @@ def verify(stack: Stack, scenario: Scenario, live: list) -> dict:
             duplicates.append(f"{row['t']} v{row['v']} stored twice")
         in_db[key] = row["s"]
         marker = json.loads(row["s"]).get("description", "")
-        if marker in seen_markers:
-            duplicates.append(f"request {marker} stored as v{seen_markers[marker]} and v{row['v']}")
-        seen_markers[marker] = row["v"]
+        if marker in stored_as:
+            duplicates.append(f"request {marker} stored as v{stored_as[marker]} and v{row['v']}")
+        stored_as[marker] = row["v"]
     for key, a in owner.items():
         if in_db.get(key) != a.schema:
             lost[key] = f"acknowledged but {'missing' if key not in in_db else 'different'} in the database"
@@ -199,11 +230,12 @@ def verify(stack: Stack, scenario: Scenario, live: list) -> dict:
         if key in owner:
             continue
         marker = json.loads(text).get("description", "")
-        if marker in uncertain:
+        if marker in unknown:
             unacked_present += 1
         else:
             unexplained += 1
-            scenario.problems.append(f"{key[0]} v{key[1]} is in the database but its request ({marker}) was not acknowledged and did not fail")
+            why = "was rejected" if marker in requests else "was never sent"
+            scenario.problems.append(f"{key[0]} v{key[1]} is in the database but its request ({marker}) {why}")
 
     # Every acknowledged version through every live replica, byte for byte.
     for replica in live:
@@ -224,7 +256,8 @@ def verify(stack: Stack, scenario: Scenario, live: list) -> dict:
                 scenario.problems.append(f"list of {type_name} on {replica.name} differs from the database")
     scenario.problems += [f"lost {t} v{v}: {why}" for (t, v), why in list(lost.items())[:5]] + duplicates[:5]
     figures.update(lost=len(lost), duplicates=len(duplicates),
-                   unacked_present=unacked_present, unexplained=unexplained, reads=len(owner) * len(live))
+                   unacked_present=unacked_present, unexplained=unexplained, reads=len(owner) * len(live),
+                   keyed_unknown=len(unknown & keyed))
     return figures
 
 
@@ -245,11 +278,14 @@ def measure_recovery(scenario: Scenario, affected: set) -> None:
         scenario.recover_seconds = min(recovered) - scenario.fault_started
 
 
-def run_scenario(stack: Stack, scenario: Scenario, writers: int, warm: float, after: float, settings: dict) -> dict:
+def run_scenario(stack: Stack, scenario: Scenario, writers: int, warm: float, after: float, settings: dict,
+                 idempotency: bool, outage: float) -> dict:
     say(f"scenario {scenario.name}: {scenario.replicas} replica(s), {writers} writers, types {scenario.types}")
     live = [stack.add_replica(f"{scenario.name}-r{i}", **settings) for i in range(scenario.replicas)]
     stop, lock = threading.Event(), threading.Lock()
-    threads = [threading.Thread(target=writer, args=(stack, scenario, i, stop, lock, live, 0.25), daemon=True)
+    # With Idempotency-Key support, even-numbered writers send a key and retry unknown outcomes.
+    threads = [threading.Thread(target=writer, args=(stack, scenario, i, stop, lock, live, 0.25,
+                                                     idempotency and i % 2 == 0), daemon=True)
                for i in range(writers)]
     for thread in threads:
         thread.start()
@@ -260,6 +296,14 @@ def run_scenario(stack: Stack, scenario: Scenario, writers: int, warm: float, af
     if scenario.name == "pg-restart":
         scenario.fault_started = time.monotonic()
         stack.pg_ctl("restart", "-m", "fast")
+        scenario.fault_ended = time.monotonic()
+    elif scenario.name == "pg-outage":
+        # Down for `outage` seconds, then started again with the options it had.
+        options = stack.postmaster_options()
+        scenario.fault_started = time.monotonic()
+        stack.pg_ctl("stop", "-m", "fast")
+        time.sleep(outage)
+        stack.pg_ctl("start", "-l", f"{stack.dir}/pgrun/postgres.log", "-o", options)
         scenario.fault_ended = time.monotonic()
     elif scenario.name == "kill-9":
         victim = live[0]
@@ -283,9 +327,9 @@ def run_scenario(stack: Stack, scenario: Scenario, writers: int, warm: float, af
     time.sleep(after)
     stop.set()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=30)  # keyed writers finish their retries (at most 15 s)
 
-    if scenario.name == "pg-restart":
+    if scenario.name.startswith("pg-"):
         same = [r.process.poll() is None and r.pid == pid for r, pid in zip(live, pids_before)]
         ready = [request(r.url, "GET", "/readyz", timeout=5).status for r in live]
         scenario.notes.append(f"same processes throughout: {all(same)}; /readyz after: {ready}")
@@ -309,61 +353,75 @@ def run_scenario(stack: Stack, scenario: Scenario, writers: int, warm: float, af
     return figures
 
 
+def supports_idempotency(stack: Stack, settings: dict) -> bool:
+    """Whether Create honours Idempotency-Key: the same key and body twice is one version."""
+    replica = stack.add_replica("probe", **settings)
+    body = {"application": stack.app, "attributesType": "DurabilityProbe", "jsonSchema": '{"type":"object"}'}
+    answers = [request(replica.url, "POST", "/api/live_activity_schemas", body=body, token=stack.token,
+                       headers={"Idempotency-Key": "durability-probe"}) for _ in range(2)]
+    stack.kill_replica(replica, signal.SIGTERM)
+    return all(a.status == 200 for a in answers) and answers[0].body == answers[1].body
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small counts (CI)")
-    parser.add_argument("--scenarios", default="pg-restart,kill-9,3-replicas")
+    parser.add_argument("--scenarios", default="pg-restart,pg-outage,kill-9,3-replicas")
     args = parser.parse_args()
-    writers, warm, after = (4, 1.5, 2.0) if args.quick else (8, 5.0, 10.0)
+    writers, warm, after, outage = (4, 1.5, 2.0, 1.0) if args.quick else (8, 5.0, 10.0, 3.0)
     names = [n for n in args.scenarios.split(",") if n]
 
     # fsync on: a durability test should not rely on a cluster that may drop acknowledged commits.
     stack = Stack.start("durability", pg_options="-c fsync=on -c synchronous_commit=on -c full_page_writes=on")
     settings = dict(REGISTRY_HTTP_WORKERS=4, REGISTRY_DB_POOL_SIZE=4, REGISTRY_DB_CONNECT_TIMEOUT_SECONDS=2,
                     REGISTRY_DB_ACQUIRE_TIMEOUT_MS=2000, REGISTRY_LOG_LEVEL="debug")
-    replicas = {"pg-restart": 2, "kill-9": 2, "3-replicas": 3}
+    idempotency = supports_idempotency(stack, settings)
+    replicas = {"pg-restart": 2, "pg-outage": 2, "kill-9": 2, "3-replicas": 3}
     results = []
     for number, name in enumerate(names):
-        letter = "abc"[number % 3]
         # Type names with SQL metacharacters and non-ASCII, shared by all writers of a scenario.
-        prefix = f"Dur{letter}{random.randrange(16**6):06x}"
+        prefix = f"Dur{number}{random.randrange(16**6):06x}"
         types = [f"{prefix}Flight", f"{prefix}Score'; DROP TABLE schema_versions; --", f"{prefix}Ünïcödé_%\\"]
         scenario = Scenario(name, replicas[name], prefix, types)
-        results.append((scenario, run_scenario(stack, scenario, writers, warm, after, settings)))
+        results.append((scenario, run_scenario(stack, scenario, writers, warm, after, settings, idempotency, outage)))
 
-    leaks = log_leaks([r.log_path for r in stack.replicas], [stack.token] + [
-        a.marker for scenario, _ in results for a in scenario.attempts[:200]])
+    # Every body carried a "durability-…" marker; none may reach a log, nor may the token.
+    leaks = log_leaks([r.log_path for r in stack.replicas], [stack.token, "durability-"])
 
     print()
-    print(f"Durability under faults ({writers} writers per scenario, explicit versions in 25% of creates, "
-          f"PostgreSQL with fsync on)")
-    header = ("scenario", "replicas", "sent", "acked", "409", "uncertain", "unacked in db", "lost", "dup",
-              "5xx≠503", "outage s", "recover s")
+    print(f"Durability under faults ({writers} writers per scenario through every replica, explicit versions in "
+          f"25% of creates, PostgreSQL with fsync on; "
+          + ("half the writers send an Idempotency-Key and retry unknown outcomes)" if idempotency else
+             "the service does not support Idempotency-Key: no retries)"))
+    header = ("scenario", "replicas", "requests", "sent", "acked", "409", "unknown", "unacked in db", "retried",
+              "replayed", "lost", "dup", "5xx≠503", "outage s", "recover s")
     rows = []
     for scenario, f in results:
-        rows.append((scenario.name, str(scenario.replicas), str(f["sent"]), str(f["acked"]), str(f["rejected"]),
-                     str(f["uncertain"]), str(f["unacked_present"]), str(f["lost"]), str(f["duplicates"]),
-                     str(f["bad5xx"]),
+        rows.append((scenario.name, str(scenario.replicas), str(f["requests"]), str(f["sent"]), str(f["acked"]),
+                     str(f["rejected"]), str(f["uncertain"]), str(f["unacked_present"]), str(f["retried"]),
+                     str(f["replayed"]), str(f["lost"]), str(f["duplicates"]), str(f["bad5xx"]),
                      "-" if scenario.outage_seconds is None else f"{scenario.outage_seconds:.2f}",
                      "-" if scenario.recover_seconds is None else f"{scenario.recover_seconds:.2f}"))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     print("  " + "  ".join(h.rjust(w) for h, w in zip(header, widths)))
     for row in rows:
         print("  " + "  ".join(c.rjust(w) for c, w in zip(row, widths)))
-    print("  (uncertain: failed or timed out, outcome unknown to the client; unacked in db: of those, written "
-          "anyway — allowed)")
+    print("  requests: creates as clients see them; sent: HTTP requests, retries included; unknown: no definitive\n"
+          "  answer (failed, timed out, 503) — may be written (unacked in db) and that is allowed; retried: keyed\n"
+          "  requests that needed a retry; replayed: answers marked Idempotent-Replayed")
     passed = failed = 0
     for scenario, f in results:
         checks = {
-            "acknowledged writes": scenario.problems == [] or f["acked"] > 0,
+            "acknowledged writes": f["acked"] > 0,
             "no acknowledged write lost": f["lost"] == 0,
             "no duplicate version": f["duplicates"] == 0,
             "no unexplained row": f["unexplained"] == 0,
             "no 5xx other than 503": f["bad5xx"] == 0,
             "recovered": scenario.fault_started is None or scenario.recover_seconds is not None,
+            "keyed requests resolved": f["keyed_unknown"] == 0,
         }
-        if scenario.name == "pg-restart":
-            checks["recovered without a restart"] = not any("did not recover" in p for p in scenario.problems)
+        if f["keyed_unknown"]:
+            scenario.problems.append(f"{f['keyed_unknown']} keyed requests never got a definitive answer")
         ok = all(checks.values()) and not scenario.problems
         passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
         print(f"  {scenario.name}: {'ok' if ok else 'FAILED'}; {f['reads']} reads compared; " + "; ".join(scenario.notes))

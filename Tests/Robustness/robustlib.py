@@ -199,6 +199,12 @@ class Stack:
         quoted = " ".join(shlex.quote(a) for a in args)
         self._stack_bash(f'stack_as_pg "$(stack_pg_bindir)/pg_ctl" -D "$STACK_DIR/pgdata" -w -t 60 {quoted} >/dev/null')
 
+    def postmaster_options(self) -> str:
+        """The server options of the running cluster (what `pg_ctl start -o` needs to start it
+        the same way again), from postmaster.opts."""
+        words = shlex.split(open(os.path.join(self.dir, "pgdata", "postmaster.opts")).read())
+        return " ".join(shlex.quote(w) for w in words[3:])  # past the binary and -D DIR
+
     def psql(self, sql: str) -> str:
         """Runs SQL as the superuser on the stack's database; returns unaligned tuples-only output."""
         return self._stack_bash(f"stack_psql -At -c {shlex.quote(sql)}").stdout
