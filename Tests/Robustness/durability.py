@@ -7,8 +7,15 @@ through every replica, each scenario injects one fault:
   a. pg-restart   PostgreSQL is restarted (`pg_ctl restart -m fast`) under load; the replicas must
                   answer 503 (never another 5xx) during the outage and recover by themselves
                   (same processes, /readyz back to 200).
+     pg-outage    the same with PostgreSQL down for a while (1 s, 3 s without --quick).
   b. kill-9       one replica is killed with SIGKILL and started again.
   c. 3-replicas   three replicas write the same types at once.
+     deletes      a version deleted through one replica stops being served by another that had
+                  it cached within 2 s, also right after a PostgreSQL restart.
+
+When the service supports Idempotency-Key, half the writers send one and retry every request
+whose outcome they do not know (failure, timeout, 503) until they get a definitive answer: each
+must then be published exactly once.
 
 Afterwards, per scenario: every create that got a 200 is read back through every live replica
 (GET, `json_schema` compared byte for byte with what was sent) and found in the database with
@@ -17,7 +24,7 @@ only when its request failed or timed out (its outcome was unknown to the client
 shows requests sent, acknowledged, lost (must be 0), duplicates (must be 0), 5xx other than 503
 (must be 0) and seconds to recover. Service logs are checked for the token and body markers.
 
-    python3 Tests/Robustness/durability.py [--quick] [--scenarios pg-restart,kill-9,3-replicas]
+    python3 Tests/Robustness/durability.py [--quick] [--scenarios pg-restart,pg-outage,kill-9,3-replicas,deletes]
 
 Python 3 standard library only; the stack comes from Tests/Scripts/stack.sh (robustlib.py).
 Ends with a line `N passed, M failed`.
@@ -353,6 +360,52 @@ def run_scenario(stack: Stack, scenario: Scenario, writers: int, warm: float, af
     return figures
 
 
+def delete_visibility(stack: Stack, settings: dict, rounds: int) -> tuple:
+    """Deletes through one replica while the other has the version cached (caches are
+    invalidated across replicas with NOTIFY): how long the other one still serves it, before
+    and right after a PostgreSQL restart (while its listener reconnects). Returns the worst
+    delays in seconds (before, after) and problems."""
+    a, b = stack.add_replica("delete-a", **settings), stack.add_replica("delete-b", **settings)
+    problems = []
+
+    def one(label: str) -> float | None:
+        name = f"Delete{label}{random.randrange(16**8):08x}"
+        body = {"application": stack.app, "attributesType": name, "jsonSchema": '{"type":"object"}'}
+        if request(a.url, "POST", "/api/live_activity_schemas", body=body, token=stack.token).status != 200:
+            return None
+        path = f"/api/live_activity_schemas/{name}/1?application={stack.app}"
+        for target in (path, path.replace("/1?", "/1/form?")):  # cached on b
+            request(b.url, "GET", target, token=stack.token)
+        if request(a.url, "DELETE", path, token=stack.token).status != 200:
+            return None
+        deleted = time.monotonic()
+        while time.monotonic() - deleted < 10:
+            if all(request(b.url, "GET", t, token=stack.token).status == 404
+                   for t in (path, path.replace("/1?", "/1/form?"))):
+                return time.monotonic() - deleted
+            time.sleep(0.005)
+        problems.append(f"{name} v1 still served by {b.name} 10 s after its deletion")
+        return 10.0
+
+    before = [d for d in (one("Before") for _ in range(rounds)) if d is not None]
+    stack.pg_ctl("restart", "-m", "fast")
+    after, started = [], time.monotonic()
+    while time.monotonic() - started < 3:
+        try:
+            delay = one("After")
+        except OSError:
+            delay = None
+        if delay is not None:
+            after.append(delay)
+        else:
+            time.sleep(0.05)  # still reconnecting (503)
+    for replica in (a, b):
+        stack.kill_replica(replica, signal.SIGTERM)
+    if not before or not after:
+        problems.append("no delete round completed")
+    return max(before, default=None), max(after, default=None), len(before) + len(after), problems
+
+
 def supports_idempotency(stack: Stack, settings: dict) -> bool:
     """Whether Create honours Idempotency-Key: the same key and body twice is one version."""
     replica = stack.add_replica("probe", **settings)
@@ -366,7 +419,7 @@ def supports_idempotency(stack: Stack, settings: dict) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small counts (CI)")
-    parser.add_argument("--scenarios", default="pg-restart,pg-outage,kill-9,3-replicas")
+    parser.add_argument("--scenarios", default="pg-restart,pg-outage,kill-9,3-replicas,deletes")
     args = parser.parse_args()
     writers, warm, after, outage = (4, 1.5, 2.0, 1.0) if args.quick else (8, 5.0, 10.0, 3.0)
     names = [n for n in args.scenarios.split(",") if n]
@@ -378,12 +431,14 @@ def main() -> int:
     idempotency = supports_idempotency(stack, settings)
     replicas = {"pg-restart": 2, "pg-outage": 2, "kill-9": 2, "3-replicas": 3}
     results = []
-    for number, name in enumerate(names):
+    for number, name in enumerate(n for n in names if n != "deletes"):
         # Type names with SQL metacharacters and non-ASCII, shared by all writers of a scenario.
         prefix = f"Dur{number}{random.randrange(16**6):06x}"
         types = [f"{prefix}Flight", f"{prefix}Score'; DROP TABLE schema_versions; --", f"{prefix}Ünïcödé_%\\"]
         scenario = Scenario(name, replicas[name], prefix, types)
         results.append((scenario, run_scenario(stack, scenario, writers, warm, after, settings, idempotency, outage)))
+
+    deletes = delete_visibility(stack, settings, 5 if args.quick else 20) if "deletes" in names else None
 
     # Every body carried a "durability-…" marker; none may reach a log, nor may the token.
     leaks = log_leaks([r.log_path for r in stack.replicas], [stack.token, "durability-"])
@@ -426,6 +481,18 @@ def main() -> int:
         passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
         print(f"  {scenario.name}: {'ok' if ok else 'FAILED'}; {f['reads']} reads compared; " + "; ".join(scenario.notes))
         for problem in scenario.problems:
+            print(f"    - {problem}")
+    if deletes is not None:
+        worst_before, worst_after, count, problems = deletes
+        bound = 2.0
+        ok = not problems and worst_before is not None and worst_after is not None \
+            and worst_before <= bound and worst_after <= bound
+        passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+        shown = lambda d: "-" if d is None else f"{d:.3f} s"
+        print(f"  deletes: {'ok' if ok else 'FAILED'}; {count} versions deleted on one replica while cached on "
+              f"another: served there at most {shown(worst_before)} after the delete, {shown(worst_after)} right "
+              f"after a PostgreSQL restart (bound {bound} s)")
+        for problem in problems:
             print(f"    - {problem}")
     if leaks:
         failed += 1
