@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,47 +19,48 @@ final class ReceiveDeadlines: Sendable {
     }
 
     private let limit: Duration
-    private let entries = Mutex<[UInt: Entry]>([:])
+    /// Striped by connection: each request touches its connection's entry twice.
+    private let entries = Striped<[UInt: Entry]>(count: 32) { [:] }
 
     init(limitSeconds: Int) {
         limit = .seconds(limitSeconds)
     }
 
     func opened(_ connection: OpaquePointer, socket: Int32) {
-        entries.withLock { entries in
-            // A descriptor number is reused once closed; forget any stale entry holding it.
+        // A descriptor number is reused once closed; forget any stale entry holding it.
+        entries.forEach { entries in
             for (key, entry) in entries where entry.socket == socket { entries[key] = nil }
-            entries[Self.key(connection)] = Entry(socket: socket, receivingSince: .now)
         }
+        update(connection) { $0[Self.key(connection)] = Entry(socket: socket, receivingSince: .now) }
     }
 
     /// The request has fully arrived; its handler runs now.
     func handling(_ connection: OpaquePointer) {
-        entries.withLock { $0[Self.key(connection)]?.receivingSince = nil }
+        update(connection) { $0[Self.key(connection)]?.receivingSince = nil }
     }
 
     /// The previous request is done; the next one (on a kept-alive connection) is awaited.
     func awaitingNext(_ connection: OpaquePointer) {
-        entries.withLock { $0[Self.key(connection)]?.receivingSince = .now }
+        update(connection) { $0[Self.key(connection)]?.receivingSince = .now }
     }
 
     func closed(_ connection: OpaquePointer) {
-        _ = entries.withLock { $0.removeValue(forKey: Self.key(connection)) }
+        update(connection) { $0[Self.key(connection)] = nil }
     }
 
-    /// Shuts down every connection over its deadline; returns how many.
-    @discardableResult
-    func sweep(now: ContinuousClock.Instant = .now) -> Int {
-        entries.withLock { entries in
-            var cut = 0
+    /// Shuts down every connection over its deadline.
+    func sweep(now: ContinuousClock.Instant = .now) {
+        entries.forEach { entries in
             for (key, entry) in entries {
                 guard let since = entry.receivingSince, now - since > limit else { continue }
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 entries[key]?.receivingSince = nil
-                cut += 1
             }
-            return cut
         }
+    }
+
+    private func update(_ connection: OpaquePointer, _ change: (inout [UInt: Entry]) -> Void) {
+        entries.withStripe(for: Int(bitPattern: Self.key(connection))) { entries in change(&entries) }
     }
 
     private static func key(_ connection: OpaquePointer) -> UInt {

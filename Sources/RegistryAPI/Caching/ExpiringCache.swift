@@ -1,13 +1,22 @@
-import Synchronization
+import HTTPServer
 
 /// A small cache whose entries expire after a fixed time, for lookups that may be a few
 /// seconds stale (token → account, code → application). Bounded by entry count: when full it
 /// starts over, which is cheap and keeps a flood of distinct keys from growing memory.
+///
+/// Each worker thread keeps its own entries: every request reads the same token's entry, and
+/// one shared lock for it was the busiest lock in the service. A miss costs one lookup per
+/// thread per lifetime, which is negligible.
 public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let lifetime: Double
     private let maxEntries: Int
     private let clock: @Sendable () -> Double
-    private let entries = Mutex<[Key: (value: Value, expires: Double)]>([:])
+    private let entries = Striped<[Key: Entry]>(count: 16) { [:] }
+
+    private struct Entry: Sendable {
+        let value: Value
+        let expires: Double
+    }
 
     /// - Parameter lifetime: seconds an entry is served; 0 disables the cache.
     public init(lifetime: Double, maxEntries: Int = 10_000, clock: @escaping @Sendable () -> Double) {
@@ -20,16 +29,17 @@ public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     public func value<E: Error>(for key: Key, load: () throws(E) -> Value?) throws(E) -> Value? {
         guard lifetime > 0 else { return try load() }
         let now = clock()
-        if let entry = entries.withLock({ $0[key] }), entry.expires > now { return entry.value }
+        if let entry = entries.withThreadStripe({ $0[key] }), entry.expires > now { return entry.value }
         guard let value = try load() else { return nil }
-        entries.withLock { entries in
-            if entries.count >= maxEntries { entries.removeAll(keepingCapacity: true) }
-            entries[key] = (value, now + lifetime)
+        let perStripe = max(1, maxEntries / entries.count)
+        entries.withThreadStripe { entries in
+            if entries.count >= perStripe { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(value: value, expires: now + lifetime)
         }
         return value
     }
 
     public func removeAll() {
-        entries.withLock { $0.removeAll() }
+        entries.forEach { $0.removeAll() }
     }
 }

@@ -23,36 +23,63 @@ public final class ResponseCache: Sendable {
         public let etag: String
     }
 
-    private let cache: ByteBoundedCache<Key, Entry>
+    /// Independent LRU shards, chosen by version, so concurrent hits on different versions do
+    /// not wait for one lock; both kinds of a version share a shard.
+    private let shards: [ByteBoundedCache<Key, Entry>]
     private let invalidations = Atomic<Int>(0)
+
+    /// Shards of at least 4 MiB each, so even a 64 KB schema's body fits one comfortably.
+    private static let minimumShardBytes = 4 << 20
 
     /// - Parameter capacityBytes: 0 disables caching (every request reads the database).
     public init(capacityBytes: Int) {
-        cache = ByteBoundedCache(capacityBytes: capacityBytes)
+        let count = min(16, max(1, capacityBytes / Self.minimumShardBytes))
+        shards = (0..<count).map { _ in ByteBoundedCache(capacityBytes: capacityBytes / count) }
     }
 
-    public var isEnabled: Bool { cache.capacityBytes > 0 }
+    public var isEnabled: Bool { shards[0].capacityBytes > 0 }
 
     public var epoch: Int { invalidations.load(ordering: .acquiring) }
 
-    func entry(_ key: Key) -> Entry? { cache.value(for: key) }
+    func entry(_ key: Key) -> Entry? { shard(key.applicationID, key.attributesType, key.version).value(for: key) }
 
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
         guard epoch == self.epoch else { return }
-        cache.insert(entry, for: key, cost: entry.body.count + entry.etag.utf8.count + key.attributesType.utf8.count + 64)
+        shard(key.applicationID, key.attributesType, key.version)
+            .insert(entry, for: key, cost: entry.body.count + entry.etag.utf8.count + key.attributesType.utf8.count + 64)
     }
 
     /// Forgets both bodies of one version.
     public func invalidate(applicationID: Int64, attributesType: String, version: Int32) {
         invalidations.add(1, ordering: .releasing)
-        cache.removeAll { $0.applicationID == applicationID && $0.attributesType == attributesType && $0.version == version }
+        shard(applicationID, attributesType, version).removeAll {
+            $0.applicationID == applicationID && $0.attributesType == attributesType && $0.version == version
+        }
     }
 
     /// Forgets everything (notifications may have been missed).
     public func flush() {
         invalidations.add(1, ordering: .releasing)
-        cache.removeAll()
+        for shard in shards { shard.removeAll() }
     }
 
-    public var statistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { cache.statistics }
+    public var statistics: (bytes: Int, entries: Int, hits: Int, misses: Int) {
+        var total = (bytes: 0, entries: 0, hits: 0, misses: 0)
+        for shard in shards {
+            let figures = shard.statistics
+            total.bytes += figures.bytes
+            total.entries += figures.entries
+            total.hits += figures.hits
+            total.misses += figures.misses
+        }
+        return total
+    }
+
+    private func shard(_ applicationID: Int64, _ attributesType: String, _ version: Int32) -> ByteBoundedCache<Key, Entry> {
+        var hasher = Hasher()
+        hasher.combine(applicationID)
+        hasher.combine(attributesType)
+        hasher.combine(version)
+        return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
+    }
 }

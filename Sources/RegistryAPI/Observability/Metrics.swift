@@ -1,4 +1,4 @@
-import Synchronization
+import HTTPServer
 
 /// The service's Prometheus metrics. Counters and the latency histogram live here; values
 /// owned elsewhere (pool sizes, cache bytes) are read at scrape time through `Gauge`s so
@@ -22,16 +22,31 @@ public final class Metrics: Sendable {
         var databaseErrors: [String: UInt64] = [:]
         var published: UInt64 = 0
         var deleted: UInt64 = 0
+
+        mutating func merge(_ other: State) {
+            requests.merge(other.requests, uniquingKeysWith: +)
+            databaseErrors.merge(other.databaseErrors, uniquingKeysWith: +)
+            published += other.published
+            deleted += other.deleted
+            for (route, histogram) in other.durations {
+                var merged = durations[route] ?? Histogram()
+                for i in merged.counts.indices { merged.counts[i] += histogram.counts[i] }
+                merged.sum += histogram.sum
+                merged.count += histogram.count
+                durations[route] = merged
+            }
+        }
     }
 
-    private let state = Mutex(State())
+    /// One tally per worker thread, merged at scrape time: every request records here.
+    private let state = Striped<State>(count: 16) { State() }
 
     public init() {}
 
     /// Counts one answered request under its route template (never the raw path, which would
     /// let clients create unbounded label values).
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
-        state.withLock { state in
+        state.withThreadStripe { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
             var histogram = state.durations[route] ?? Histogram()
             for (i, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[i] += 1 }
@@ -43,15 +58,16 @@ public final class Metrics: Sendable {
 
     /// Counts a failed database call by kind (`unavailable`, `internal`, …).
     public func recordDatabaseError(kind: String) {
-        state.withLock { $0.databaseErrors[kind, default: 0] += 1 }
+        state.withThreadStripe { $0.databaseErrors[kind, default: 0] += 1 }
     }
 
-    public func recordPublished() { state.withLock { $0.published += 1 } }
-    public func recordDeleted() { state.withLock { $0.deleted += 1 } }
+    public func recordPublished() { state.withThreadStripe { $0.published += 1 } }
+    public func recordDeleted() { state.withThreadStripe { $0.deleted += 1 } }
 
     /// The text exposition format (version 0.0.4), with `gauges` appended.
     public func render(gauges: [Gauge]) -> String {
-        let snapshot = state.withLock { $0 }
+        var snapshot = State()
+        state.forEach { stripe in snapshot.merge(stripe) }
         var out = PrometheusText()
         out.family("registry_http_requests_total", "counter", "HTTP requests answered, by route template, method and status.")
         for (key, value) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
