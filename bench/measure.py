@@ -283,7 +283,9 @@ def report(args):
     results = []
     for path in sorted(glob.glob(os.path.join(args.results, "*.json"))):
         with open(path) as f:
-            results.append(json.load(f))
+            item = json.load(f)
+        if isinstance(item, dict) and "label" in item:  # skips data-summary.json beside them
+            results.append(item)
     micro = []
     if args.micro and os.path.exists(args.micro):
         with open(args.micro) as f:
