@@ -18,6 +18,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -91,6 +92,23 @@ def cache_bytes(url):
     return float(match.group(1)) if match else None
 
 
+PG_STATS_SQL = ("SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()), "
+                "wal_sync, pg_current_wal_lsn() - '0/0'::pg_lsn FROM pg_stat_wal")
+
+
+def pg_stats(psql):
+    """(transactions, WAL flushes, WAL bytes) so far, or None. Backends report the first two at
+    most once a second, so callers wait a little before the second reading."""
+    if not psql:
+        return None
+    try:
+        text = subprocess.run(shlex.split(psql) + ["-tA", "-F", " ", "-c", PG_STATS_SQL], capture_output=True,
+                              text=True, timeout=20).stdout
+        return [float(v) for v in text.split()]
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+
+
 # --- parsing ----------------------------------------------------------------------------------
 
 def to_ms(text):
@@ -158,6 +176,7 @@ def run(args):
                 if rss is not None:
                     samples.append(rss)
 
+    stats0 = pg_stats(args.pg_stats)
     server_cpu0 = tree_cpu(args.server_pid)
     pg_cpu0 = tree_cpu(args.pg_pid)
     busy0 = machine_busy()
@@ -181,6 +200,10 @@ def run(args):
     if args.server_pid and args.server_pid == args.pg_pid:
         server_cpu = 0.0  # pgbench: the server is PostgreSQL itself
     load_cpu = (load1.ru_utime + load1.ru_stime) - (load0.ru_utime + load0.ru_stime)
+    stats1 = None
+    if stats0:
+        time.sleep(1.5)
+        stats1 = pg_stats(args.pg_stats)
     if process.returncode != 0:
         sys.stderr.write(output[-3000:])
         sys.exit(f"measure: {args.label}: {command[0]} exited with {process.returncode}")
@@ -202,6 +225,13 @@ def run(args):
             "machine": round(100 * busy / wall),
         },
     })
+    if stats0 and stats1 and result.get("requests"):
+        n = result["requests"]
+        result["pg_per_request"] = {
+            "transactions": round((stats1[0] - stats0[0]) / n, 2),
+            "wal_flushes": round((stats1[1] - stats0[1]) / n, 3),
+            "wal_kb": round((stats1[2] - stats0[2]) / n / 1024, 2),
+        }
     with open(args.out, "w") as f:
         json.dump(result, f)
     p99 = result.get("p99_ms")
@@ -260,6 +290,8 @@ def summarize(results, label):
         "hwm_mb": max([r["hwm_mb"] for r in runs if r.get("hwm_mb") is not None], default=None),
         "cache_mb": max([r["cache_mb"] for r in runs if r.get("cache_mb") is not None], default=None),
         "errors": sum(r.get("non2xx", 0) + r.get("socket_errors", 0) for r in runs),
+        "pg_per_request": {k: median([r["pg_per_request"][k] for r in runs if "pg_per_request" in r])
+                           for k in ("transactions", "wal_flushes", "wal_kb")} if any("pg_per_request" in r for r in runs) else None,
         "cpu": cpu,
     }
 
@@ -310,6 +342,12 @@ def report(args):
     baselines = {label: summarize(results, label) for label, _ in BASELINES}
     targets = []
 
+    def pg_line(s):
+        p = s.get("pg_per_request")
+        if p and p["transactions"] is not None:
+            add(f"{'':<34}  PostgreSQL per request: {p['transactions']:.2f} transactions, "
+                f"{p['wal_flushes']:.3f} WAL flushes, {p['wal_kb']:.2f} KB of WAL")
+
     def row(title, s, ratio_text, target_text, server_label="srv"):
         cpu = s["cpu"]
         add(f"{title:<34}{fmt(s['rps'], '{:,.0f}'):>10}{fmt(s['p50_ms'], '{:.2f}'):>8}{fmt(s['p99_ms'], '{:.2f}'):>8}"
@@ -336,6 +374,7 @@ def report(args):
             target_text += (", " if target_text else "") + f"p99≤5 {verdict(ok)}"
             targets.append((f"{title}: p99 ≤ {P99_TARGET_MS:.0f} ms", ok, f"{s['p99_ms']:.2f} ms"))
         row(title, s, ratio_text, target_text)
+        pg_line(s)
         if label == "list_app" and s["rps"]:
             add(f"{'':<34}  = {s['rps'] / 50:,.1f} full walks/s of 5,000 versions ({s['rps'] * 100:,.0f} versions/s)")
     add("-" * len(header))
@@ -343,6 +382,7 @@ def report(args):
         s = baselines.get(label)
         if s is not None:
             row("baseline: " + title, s, "", "")
+            pg_line(s)
     rss_values = [summarize(results, label) for label, *_ in SCENARIOS]
     rss = max([s["rss_max_mb"] for s in rss_values if s and s["rss_max_mb"] is not None], default=None)
     hwm = max([s["hwm_mb"] for s in rss_values if s and s["hwm_mb"] is not None], default=None)
@@ -404,6 +444,7 @@ def main():
     r.add_argument("--metrics")
     r.add_argument("--kind", choices=("wrk", "pgbench"), default="wrk")
     r.add_argument("--pgbench-log-dir")
+    r.add_argument("--pg-stats", help="psql command line; records transactions, WAL flushes and WAL bytes per request")
     r.add_argument("command", nargs=argparse.REMAINDER)
     p = sub.add_parser("report")
     p.add_argument("--results", required=True)

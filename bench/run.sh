@@ -20,6 +20,10 @@
 # (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32").
 set -euo pipefail
 
+# Everything is inside main, which bash reads whole before running it: editing this file while a
+# bench runs cannot change what that run executes.
+main() {
+
 mode=full
 case "${1:-}" in
     "") ;;
@@ -182,11 +186,16 @@ chown -R postgres: "$work/pglog" 2>/dev/null || true
 schema_text="$(cat "$work/data/publish_schema.json")"
 ntypes="$(wc -l <"$work/data/types.txt")"
 app_id="$(stack_psql -tA -c "SELECT id FROM applications WHERE code = '$app'")"
+as_pg=()  # PostgreSQL's tools refuse root: as root they run as postgres (like stack.sh)
+[ "$(id -u)" = 0 ] && as_pg=(runuser -u postgres --)
+pg_stats_psql="${as_pg[*]} $pg_bindir/psql -X -h $STACK_PG_SOCKET_DIR -p $STACK_PG_PORT -U postgres -d schema_registry"
 export BENCH_TOKEN="$token" BENCH_APP="$app" BENCH_TYPES="$work/data/types.txt" BENCH_SCHEMA_FILE="$work/data/publish_schema.json"
 
 selected() { # LABEL: is it in BENCH_ONLY (comma-separated labels; empty = everything)?
     [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]]
 }
+# Writes change the database: those rows also record transactions, WAL flushes and WAL bytes per request.
+pg_stats_for() { case "$1" in publish_* | pg_publish_* | mix) printf '%s' "$pg_stats_psql" ;; esac; }
 measure() { # LABEL RUN SERVER_PID METRICS_URL -- COMMAND…
     local label=$1 run=$2 pid=$3 metrics=$4 perf_pid=""
     shift 5
@@ -197,7 +206,8 @@ measure() { # LABEL RUN SERVER_PID METRICS_URL -- COMMAND…
         perf_pid=$!
     fi
     "$python" "$bench_dir/measure.py" run --label "$label" --run "$run" --out "$work/results/$label.$run.json" \
-        --server-pid "$pid" --pg-pid "$postmaster_pid" ${metrics:+--metrics "$metrics"} -- "$@"
+        --server-pid "$pid" --pg-pid "$postmaster_pid" ${metrics:+--metrics "$metrics"} --pg-stats "$(pg_stats_for "$label")" \
+        -- "$@"
     if [ -n "$perf_pid" ]; then
         wait "$perf_pid" || true
         mkdir -p "$bench_dir/results/perf"
@@ -213,8 +223,9 @@ pgbench_run() { # LABEL RUN SCRIPT -D…
     shift 3
     selected "$label" || return 0
     "$python" "$bench_dir/measure.py" run --kind pgbench --label "$label" --run "$run" --out "$work/results/$label.$run.json" \
-        --server-pid "$postmaster_pid" --pg-pid "$postmaster_pid" --pgbench-log-dir "$work/pglog" -- \
-        runuser -u postgres -- "$pg_bindir/pgbench" -h "$STACK_PG_SOCKET_DIR" -p "$STACK_PG_PORT" -U postgres -n \
+        --server-pid "$postmaster_pid" --pg-pid "$postmaster_pid" --pgbench-log-dir "$work/pglog" \
+        --pg-stats "$(pg_stats_for "$label")" -- \
+        "${as_pg[@]}" "$pg_bindir/pgbench" -h "$STACK_PG_SOCKET_DIR" -p "$STACK_PG_PORT" -U postgres -n \
         -c "$connections" -j "$threads" -M prepared -T "$duration" -f "$work/pglog/$script" \
         -l --log-prefix="$work/pglog/pgbench_log" --sampling-rate=0.1 -D 'utc_format=YYYY-MM-DD"T"HH24:MI:SS"Z"' \
         "$@" schema_registry
@@ -277,3 +288,6 @@ echo >&2
     --info "registry=release build, ${registry_env[*]} (defaults otherwise: 16 HTTP workers, pool 16, 64 MiB cache); uncached: + REGISTRY_CACHE_BYTES=0" \
     --data-summary "$work/data-summary.json"
 say "done; table in bench/results/latest.txt"
+}
+
+main "$@"
