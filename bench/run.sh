@@ -17,7 +17,9 @@
 # (run only these labels: micro nginx get_warm pg_select get_uncached form_warm form_uncached list_type
 # list_app pg_publish_spread publish_spread pg_publish_hot publish_hot mix), BENCH_PERF=1 (perf
 # profile of the serving process per scenario into bench/results/perf/), BENCH_REGISTRY_ENV="VAR=value …"
-# (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32").
+# (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32"), BENCH_PG_STATEMENTS=1
+# (pg_stat_statements per scenario into bench/results/statements/), BENCH_PG_SETTINGS="name=value …"
+# (more PostgreSQL settings).
 set -euo pipefail
 
 # Everything is inside main, which bash reads whole before running it: editing this file while a
@@ -28,7 +30,7 @@ mode=full
 case "${1:-}" in
     "") ;;
     --quick) mode=quick ;;
-    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: bash bench/run.sh [--quick]" >&2; exit 2 ;;
 esac
 if [ "$mode" = quick ]; then runs=${BENCH_RUNS:-1} duration=${BENCH_DURATION:-3} micro_ms=15
@@ -113,6 +115,8 @@ fi
 sync_commit="${BENCH_PG_SYNC_COMMIT:-on}"
 pg_settings="fsync=on synchronous_commit=$sync_commit full_page_writes=on shared_buffers=512MB effective_cache_size=4GB"
 pg_settings+=" wal_buffers=32MB max_wal_size=16GB checkpoint_timeout=1h max_connections=200"
+[ "${BENCH_PG_STATEMENTS:-0}" = 1 ] && pg_settings+=" shared_preload_libraries=pg_stat_statements track_io_timing=on"
+pg_settings+="${BENCH_PG_SETTINGS:+ $BENCH_PG_SETTINGS}"
 export STACK_PG_OPTIONS=""
 for setting in $pg_settings; do STACK_PG_OPTIONS+=" -c $setting"; done
 # shellcheck source=../Tests/Scripts/stack.sh
@@ -122,6 +126,7 @@ stack_start_postgres
 trap cleanup EXIT  # stack_start_postgres installed its own; ours calls stack_stop
 trap 'exit 130' INT TERM
 stack_migrate
+[ "${BENCH_PG_STATEMENTS:-0}" = 1 ] && stack_psql -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 stack_tenant bench >/dev/null
 app="$STACK_APP" token="$STACK_TOKEN" account="$STACK_ACCOUNT"
 postmaster_pid="$(head -n 1 "$STACK_DIR/pgdata/postmaster.pid")"
@@ -191,6 +196,20 @@ as_pg=()  # PostgreSQL's tools refuse root: as root they run as postgres (like s
 pg_stats_psql="${as_pg[*]} $pg_bindir/psql -X -h $STACK_PG_SOCKET_DIR -p $STACK_PG_PORT -U postgres -d schema_registry"
 export BENCH_TOKEN="$token" BENCH_APP="$app" BENCH_TYPES="$work/data/types.txt" BENCH_SCHEMA_FILE="$work/data/publish_schema.json"
 
+# BENCH_PG_STATEMENTS=1: pg_stat_statements per scenario (calls, mean and total time per statement).
+statements_reset() {
+    [ "${BENCH_PG_STATEMENTS:-0}" = 1 ] || return 0
+    stack_psql -c "SELECT pg_stat_statements_reset()" >/dev/null
+}
+statements_report() { # NAME
+    [ "${BENCH_PG_STATEMENTS:-0}" = 1 ] || return 0
+    mkdir -p "$bench_dir/results/statements"
+    stack_psql -c "SELECT calls, round(mean_exec_time::numeric, 3) AS mean_ms,
+            round((100 * total_exec_time / sum(total_exec_time) OVER ())::numeric, 1) AS pct_time,
+            shared_blks_hit AS blks_hit, left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
+        FROM pg_stat_statements WHERE calls > 10 ORDER BY total_exec_time DESC LIMIT 8" \
+        >"$bench_dir/results/statements/$1.txt"
+}
 selected() { # LABEL: is it in BENCH_ONLY (comma-separated labels; empty = everything)?
     [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]]
 }
@@ -205,9 +224,11 @@ measure() { # LABEL RUN SERVER_PID METRICS_URL -- COMMAND…
         perf record -q -F 499 -g -p "$pid" -o "$work/perf/$label.$run.data" -- sleep "$duration" >/dev/null 2>&1 &
         perf_pid=$!
     fi
+    statements_reset
     "$python" "$bench_dir/measure.py" run --label "$label" --run "$run" --out "$work/results/$label.$run.json" \
         --server-pid "$pid" --pg-pid "$postmaster_pid" ${metrics:+--metrics "$metrics"} --pg-stats "$(pg_stats_for "$label")" \
         -- "$@"
+    statements_report "$label.$run"
     if [ -n "$perf_pid" ]; then
         wait "$perf_pid" || true
         mkdir -p "$bench_dir/results/perf"
@@ -222,6 +243,7 @@ pgbench_run() { # LABEL RUN SCRIPT -D…
     local label=$1 run=$2 script=$3
     shift 3
     selected "$label" || return 0
+    statements_reset
     "$python" "$bench_dir/measure.py" run --kind pgbench --label "$label" --run "$run" --out "$work/results/$label.$run.json" \
         --server-pid "$postmaster_pid" --pg-pid "$postmaster_pid" --pgbench-log-dir "$work/pglog" \
         --pg-stats "$(pg_stats_for "$label")" -- \
@@ -229,6 +251,7 @@ pgbench_run() { # LABEL RUN SCRIPT -D…
         -c "$connections" -j "$threads" -M prepared -T "$duration" -f "$work/pglog/$script" \
         -l --log-prefix="$work/pglog/pgbench_log" --sampling-rate=0.1 -D 'utc_format=YYYY-MM-DD"T"HH24:MI:SS"Z"' \
         "$@" schema_registry
+    statements_report "$label.$run"
 }
 # A fresh application per publish run, so every run starts from the same state and the seeded
 # application stays as seeded. Prints "code id".
