@@ -14,6 +14,7 @@ struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *s) {
         { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) s->connection_timeout_seconds, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, (intptr_t) s->connection_limit, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) s->completed_handler, s->context },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) s->connection_handler, s->context },
         { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) s->unescape, s->context },
         { MHD_OPTION_END, 0, NULL },
     };
@@ -24,4 +25,9 @@ struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *s) {
 uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }

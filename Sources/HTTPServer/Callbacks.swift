@@ -37,6 +37,7 @@ enum Callbacks {
         }
         guard !state.answered else { return .YES }
         state.answered = true
+        context.receiveDeadlines.handling(connection)
         let response: HTTPResponse
         switch state.finish() {
         case .handle(let request): response = context.handler(request)
@@ -47,11 +48,24 @@ enum Callbacks {
 
     /// Releases the per-request state; called for every request the access handler has seen,
     /// whether it completed, failed or was cut off by a shutdown.
-    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
         guard let cls, let conCls, let state = conCls.pointee else { return }
         Unmanaged<RequestState>.fromOpaque(state).release()
         conCls.pointee = nil
-        ServerContext.from(cls).inFlight.subtract(1, ordering: .relaxed)
+        let context = ServerContext.from(cls)
+        context.inFlight.subtract(1, ordering: .relaxed)
+        if let connection { context.receiveDeadlines.awaitingNext(connection) }
+    }
+
+    /// Tracks connections for the receive deadline.
+    static let connection: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+        guard let cls, let connection else { return }
+        let deadlines = ServerContext.from(cls).receiveDeadlines
+        switch event {
+        case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, socket: cmhd_connection_fd(connection))
+        case .CONNECTION_NOTIFY_CLOSED: deadlines.closed(connection)
+        default: break
+        }
     }
 
     /// Leaves the path and query arguments exactly as sent: the API layer percent-decodes them

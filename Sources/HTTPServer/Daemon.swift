@@ -24,6 +24,7 @@ struct Daemon: @unchecked Sendable {
                 connection_limit: UInt32(configuration.connectionLimitPerWorker),
                 access_handler: Callbacks.access,
                 completed_handler: Callbacks.completed,
+                connection_handler: Callbacks.connection,
                 unescape: Callbacks.keepEscaped,
                 logger: Callbacks.log,
                 context: context.opaque

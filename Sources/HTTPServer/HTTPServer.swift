@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -70,6 +71,19 @@ public final class HTTPServer: Sendable {
             }
             state.daemons = daemons
             state.phase = .running
+            startDeadlineSweeper()
+        }
+    }
+
+    /// Checks receive deadlines four times a second, so a slow sender is cut off within a
+    /// quarter second of its connection timeout.
+    private func startDeadlineSweeper() {
+        let context = context
+        Thread.detachNewThread {
+            while !context.stopped.load(ordering: .relaxed) {
+                usleep(250_000)
+                context.receiveDeadlines.sweep()
+            }
         }
     }
 
@@ -127,5 +141,6 @@ public final class HTTPServer: Sendable {
         }
         for daemon in daemons { daemon.stop() }
         for fd in sockets { close(fd) }
+        context.stopped.store(true, ordering: .relaxed)
     }
 }

@@ -13,7 +13,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Memory per connection for the request line, headers and read buffer; requests whose
     /// headers do not fit are answered by libmicrohttpd itself with a 4xx.
     public var connectionMemoryLimitBytes: Int
-    /// Idle connections (including slow senders) are closed after this many seconds.
+    /// Idle connections are closed after this many seconds, and so are connections whose
+    /// request takes longer than this to arrive (slow senders).
     public var connectionTimeoutSeconds: Int
     /// Per process; split evenly across the workers (at least one each).
     public var connectionLimit: Int

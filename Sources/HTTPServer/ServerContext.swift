@@ -12,6 +12,10 @@ final class ServerContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set by quiesce: answers then carry `Connection: close` so keep-alive clients move on.
     let quiescing = Atomic<Bool>(false)
+    /// Slow senders are cut off after the connection timeout.
+    let receiveDeadlines: ReceiveDeadlines
+    /// Set when the server stops, ending the deadline sweeper.
+    let stopped = Atomic<Bool>(false)
     /// The most recent MHD diagnostic, quoted when a daemon fails to start.
     let lastLogMessage = Mutex<String?>(nil)
 
@@ -24,6 +28,7 @@ final class ServerContext: Sendable {
         self.rejection = rejection
         self.maxBodyBytes = configuration.maxBodyBytes
         self.errorLog = configuration.errorLog
+        self.receiveDeadlines = ReceiveDeadlines(limitSeconds: configuration.connectionTimeoutSeconds)
     }
 
     func log(_ message: String) {

@@ -94,13 +94,16 @@ public final class RegistryAPI: Sendable {
         response.headers.append((name: "X-Request-Id", value: requestID))
         let seconds = WallClock.now() - started
         metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
-        var fields: JSONObject = [
-            "request_id": .string(requestID), "method": .string(request.method), "route": .string(route),
-            "status": .number(String(response.status)), "duration_ms": .number(String((seconds * 1_000_000).rounded() / 1000)),
-            "bytes": .number(String(response.body.count)),
-        ]
-        if let application = notes.application { fields["application"] = .string(application) }
-        logger.log(response.status >= 500 ? .error : .info, "request", fields)
+        let level: Logger.Level = response.status >= 500 ? .error : .info
+        if logger.logs(level) {
+            var fields: JSONObject = [
+                "request_id": .string(requestID), "method": .string(request.method), "route": .string(route),
+                "status": .number(String(response.status)), "duration_ms": .number(String((seconds * 1_000_000).rounded() / 1000)),
+                "bytes": .number(String(response.body.count)),
+            ]
+            if let application = notes.application { fields["application"] = .string(application) }
+            logger.log(level, "request", fields)
+        }
         return response
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Testing
 import TestSupport
@@ -108,4 +109,47 @@ private func rawRequest(_ head: [UInt8]) -> [UInt8] {
     }
     #expect(test.handled.isEmpty)
     #expect(try RawHTTPClient.send(port: test.port, target: "/still-alive").status == 200)
+}
+
+/// libmicrohttpd's timeout only measures idleness; the receive deadline cuts off a client that
+/// keeps sending, slowly.
+@Suite struct SlowSenderTests {
+    @Test func aClientSendingHeadersOneByteASecondIsCutOffAfterTheTimeout() throws {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(workers: 1, connectionTimeoutSeconds: 1),
+            handler: { _ in HTTPResponse(status: 200) }, rejection: { _ in HTTPResponse(status: 400) })
+        try server.start()
+        defer { server.stop(graceSeconds: 0) }
+        let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 10)
+        defer { connection.close() }
+        let started = ContinuousClock.now
+        var cutOff = false
+        for byte in Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaa".utf8) {
+            do {
+                try connection.write([byte])
+            } catch {
+                cutOff = true
+                break
+            }
+            usleep(300_000)
+            if ContinuousClock.now - started > .seconds(6) { break }
+        }
+        #expect(cutOff, "a slow sender kept its connection for 6 s with a 1 s timeout")
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
+
+    @Test func aKeptAliveConnectionGetsAFreshDeadlineForEachRequest() throws {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(workers: 1, connectionTimeoutSeconds: 2),
+            handler: { _ in HTTPResponse(status: 200) }, rejection: { _ in HTTPResponse(status: 400) })
+        try server.start()
+        defer { server.stop(graceSeconds: 0) }
+        let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 5)
+        defer { connection.close() }
+        for _ in 0..<3 {
+            try connection.write(RawHTTPRequest(target: "/").encoded(closeConnection: false))
+            #expect(try connection.readResponse().status == 200)
+            usleep(1_200_000)
+        }
+    }
 }

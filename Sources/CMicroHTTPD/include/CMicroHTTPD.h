@@ -11,6 +11,9 @@
  *   combination is built here too, so the daemon mode is decided in one visible place.
  * - cmhd_daemon_port: MHD_get_daemon_info is variadic as well; the bound port is needed when
  *   the first daemon was started on port 0 and the others must join the same port.
+ * - cmhd_connection_fd: MHD_get_connection_info is variadic too; the socket is what the
+ *   receive deadline shuts down when a client sends too slowly (MHD's own timeout only
+ *   measures idleness, so a byte a second keeps a connection forever).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +34,7 @@ typedef struct CMHDDaemonSettings {
     unsigned int connection_limit;
     MHD_AccessHandlerCallback access_handler;
     MHD_RequestCompletedCallback completed_handler;
+    MHD_NotifyConnectionCallback connection_handler;
     CMHDUnescapeCallback unescape;
     MHD_LogCallback logger;
     void *context;
@@ -43,5 +47,8 @@ struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *settings);
 
 /* The port the daemon's listening socket is bound to, 0 if unknown. */
 uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon);
+
+/* The connection's socket, -1 if unknown. */
+int cmhd_connection_fd(struct MHD_Connection *connection);
 
 #endif

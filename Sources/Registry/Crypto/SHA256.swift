@@ -1,6 +1,7 @@
 /// SHA-256 (FIPS 180-4). The toolchain here has no CryptoKit or swift-crypto, and the service
-/// needs a hash for API tokens (stored hashed only) and content-addressed ETags.
-public struct SHA256: Sendable {
+/// hashes every presented API token (tokens are stored hashed only) and every cached body
+/// (content-addressed ETags), so it works on whole 64-byte blocks in place.
+public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -12,19 +13,36 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    private var state: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]
-    private var buffer: [UInt8] = []
-    private var length: UInt64 = 0
-
-    public init() { buffer.reserveCapacity(64) }
-
-    /// The digest of `bytes` in one call.
+    /// The digest of `bytes`.
     public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
+        var message = Array(bytes)
+        let bitLength = UInt64(message.count) &* 8
+        message.append(0x80)
+        message.append(contentsOf: repeatElement(0, count: (120 - message.count % 64) % 64))
+        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+
+        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+        )
+        k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                message.withUnsafeBufferPointer { bytes in
+                    for block in stride(from: 0, to: bytes.count, by: 64) {
+                        compress(bytes.baseAddress! + block, into: &state, schedule: w, k: k)
+                    }
+                }
+            }
+        }
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
+        for word in words {
+            digest.append(UInt8(truncatingIfNeeded: word >> 24))
+            digest.append(UInt8(truncatingIfNeeded: word >> 16))
+            digest.append(UInt8(truncatingIfNeeded: word >> 8))
+            digest.append(UInt8(truncatingIfNeeded: word))
+        }
+        return digest
     }
 
     /// The lowercase hex digest of `bytes`.
@@ -32,59 +50,34 @@ public struct SHA256: Sendable {
         Hex.encode(hash(bytes))
     }
 
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
-            if buffer.count == 64 {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-    }
-
-    public mutating func finalize() -> [UInt8] {
-        let bitLength = length &* 8
-        var padding: [UInt8] = [0x80]
-        let remainder = (buffer.count + 1) % 64
-        padding += [UInt8](repeating: 0, count: remainder <= 56 ? 56 - remainder : 120 - remainder)
-        for shift in stride(from: 56, through: 0, by: -8) { padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let savedLength = length
-        update(padding)
-        length = savedLength
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in state {
-            digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
-        }
-        return digest
-    }
-
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
+    @inline(__always)
+    private static func compress(
+        _ block: UnsafePointer<UInt8>, into state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+        schedule w: UnsafeMutableBufferPointer<UInt32>, k: UnsafeBufferPointer<UInt32>
+    ) {
         for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
+                | UInt32(block[i * 4 + 3])
         }
         for i in 16..<64 {
             let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
             let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
         }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+        var (a, b, c, d, e, f, g, h) = state
         for i in 0..<64 {
             let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
             let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
+            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
             let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
         }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+    @inline(__always)
+    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }
 
 /// Lowercase hexadecimal.

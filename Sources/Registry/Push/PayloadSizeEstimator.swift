@@ -58,8 +58,17 @@ public enum PayloadSizeEstimator {
 
 /// The recursive bound; `active` carries the `$ref`s followed on the current path, since a
 /// schema that contains itself has no largest value.
-private struct Bound {
+///
+/// Each reference's bound is remembered: it does not depend on the path that reached it (a
+/// cycle through an ancestor is a cycle from the reference itself too), and without the memo
+/// definitions that refer to the next one twice would cost 2^depth visits.
+private final class Bound {
     let document: SchemaDocument
+    private var boundsByReference: [String: Int?] = [:]
+
+    init(document: SchemaDocument) {
+        self.document = document
+    }
 
     /// The longest shortest-round-trip `Double` text: `-1.7976931348623157e+308`.
     private static let longestNumberBytes = 24
@@ -78,6 +87,14 @@ private struct Bound {
     }
 
     private func bytes(_ schema: JSONValue, active: Set<String>) -> Int? {
+        guard case .string(let reference)? = schema.objectValue?["$ref"] else { return unmemoizedBytes(schema, active: active) }
+        if let known = boundsByReference[reference] { return known }
+        let bound = unmemoizedBytes(schema, active: active)
+        boundsByReference[reference] = .some(bound)
+        return bound
+    }
+
+    private func unmemoizedBytes(_ schema: JSONValue, active: Set<String>) -> Int? {
         let (dereferenced, active) = document.dereference(schema, active: active)
         guard case .object(let schema) = dereferenced else { return nil }
         if case .array(let options) = schema["enum"] { return options.map { JSONWriter.bytes($0).count }.max() }

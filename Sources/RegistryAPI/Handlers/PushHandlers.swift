@@ -38,7 +38,11 @@ enum PushHandlers {
         let eventName = activity?["event"]?.stringValue
         let liveCall: LiveActivityCall = (eventName == nil || eventName == "start") ? .start : .update
         var attributesType = activity?["attributes-type"]?.stringValue
-        if attributesType == nil { attributesType = try body.string(.attributesType) }
+        if let named = attributesType, !named.isEmpty {
+            try AttributesTypeName.validate(named, field: "live_activity.attributes-type")
+        } else {
+            attributesType = try body.string(.attributesType)
+        }
         let application = try call.application(code: code)
         var schema: SchemaDocument?
         if let attributesType, !attributesType.isEmpty {

@@ -38,10 +38,13 @@ public final class Logger: Sendable {
     /// A logger that writes nothing, for tests and tools.
     public static let disabled = Logger(minimumLevel: .error, sink: { _ in })
 
-    public func log(_ level: Level, _ message: String, _ fields: JSONObject = [:]) {
+    /// Whether lines at `level` are written, so callers can skip building their fields.
+    public func logs(_ level: Level) -> Bool { level >= minimumLevel }
+
+    public func log(_ level: Level, _ message: String, _ fields: @autoclosure () -> JSONObject = [:]) {
         guard level >= minimumLevel else { return }
         var line: JSONObject = ["time": .string(Timestamp.rfc3339(WallClock.now())), "level": .string(level.name), "msg": .string(message)]
-        line.members.append(contentsOf: fields.members)
+        line.members.append(contentsOf: fields().members)
         var bytes = JSONWriter.bytes(.object(line))
         bytes.append(UInt8(ascii: "\n"))
         sink(bytes)

@@ -1,4 +1,5 @@
 import Registry
+import Synchronization
 
 /// Request ids: an incoming `X-Request-Id` is kept when it is short and plain (so a gateway's
 /// id ties its logs to ours), anything else is replaced by a fresh random id, so a client
@@ -15,10 +16,20 @@ public enum RequestID {
         return generate()
     }
 
+    /// 64 random bits per process and a counter: unique across replicas and restarts without a
+    /// system call per request.
     public static func generate() -> String {
-        var rng = SystemRandomNumberGenerator()
-        return Hex.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &rng) })
+        let sequence = UInt64(bitPattern: Int64(counter.wrappingAdd(1, ordering: .relaxed).oldValue))
+        return processPrefix + Hex.encode((0..<8).map { UInt8(truncatingIfNeeded: sequence >> (56 - 8 * UInt64($0))) })
     }
+
+    private static let processPrefix: String = {
+        var rng = SystemRandomNumberGenerator()
+        let random = rng.next() as UInt64
+        return Hex.encode((0..<8).map { UInt8(truncatingIfNeeded: random >> (56 - 8 * UInt64($0))) })
+    }()
+
+    private static let counter = Atomic<Int64>(0)
 
     private static func isSafe(_ byte: UInt8) -> Bool {
         switch byte {

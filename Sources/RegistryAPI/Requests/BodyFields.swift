@@ -37,7 +37,10 @@ struct BodyFields: Sendable {
     func string(_ field: FieldName) throws(RegistryError) -> String? {
         switch try value(field) {
         case nil, .null?: return nil
-        case .string(let s)?: return s
+        case .string(let s)?:
+            // PostgreSQL text cannot hold NUL; say which field instead of failing at the database.
+            if s.utf8.contains(0) { throw .invalidArgument("\(field.camel): must not contain NUL characters") }
+            return s
         case let other?: throw .invalidArgument("\(field.camel): must be a string, not \(other.typeName)")
         }
     }
