@@ -38,26 +38,6 @@ struct Fixture {
     }
 }
 
-/// Runs `body` on `count` OS threads released at the same moment, the way HTTP workers call the
-/// store, and returns each thread's outcome in index order.
-func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T) -> [Result<T, any Error>] {
-    let results = Mutex<[Int: Result<T, any Error>]>([:])
-    let done = DispatchGroup()
-    let gate = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        done.enter()
-        let thread = Thread {
-            gate.wait()
-            let result = Result { try body(index) }
-            results.withLock { $0[index] = result }
-            done.leave()
-        }
-        thread.start()
-    }
-    for _ in 0..<count { gate.signal() }
-    done.wait()
-    return results.withLock { all in (0..<count).map { all[$0]! } }
-}
 
 /// The RegistryError a call failed with, or nil when it succeeded or failed otherwise.
 func registryError<T>(_ result: Result<T, any Error>) -> RegistryError? {

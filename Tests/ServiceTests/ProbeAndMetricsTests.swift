@@ -83,7 +83,7 @@ import TestSupport
 
     @Test func withAnAdminListenAddressProbesMoveToTheAdminPort() throws {
         let database = try ServiceDatabase.make()
-        let adminPort = try freePort()
+        let adminPort = try TestPorts.free()
         let server = try ServiceProcess.serve(
             environment: serveEnvironment(database.url, ["REGISTRY_ADMIN_LISTEN": "127.0.0.1:\(adminPort)"]),
             healthPort: adminPort)

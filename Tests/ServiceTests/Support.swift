@@ -64,25 +64,6 @@ extension Tenant {
     }
 }
 
-/// Runs `body` on `count` threads of their own, released together.
-func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T) -> [Result<T, any Error>] {
-    let results = Mutex<[Int: Result<T, any Error>]>([:])
-    let done = DispatchGroup()
-    let gate = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        done.enter()
-        let thread = Thread {
-            gate.wait()
-            let result = Result { try body(index) }
-            results.withLock { $0[index] = result }
-            done.leave()
-        }
-        thread.start()
-    }
-    for _ in 0..<count { gate.signal() }
-    done.wait()
-    return results.withLock { all in (0..<count).map { all[$0]! } }
-}
 
 /// Polls until `condition` holds or the time runs out; returns whether it held.
 func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {
@@ -94,24 +75,6 @@ func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {
     }
 }
 
-/// A port nobody listens on right now.
-func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw ServiceProcessError("socket failed: errno \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-            bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-        }
-    }
-    guard bound else { throw ServiceProcessError("bind failed: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
 
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

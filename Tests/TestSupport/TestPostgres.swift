@@ -99,7 +99,7 @@ public final class TestPostgres: Sendable {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let cluster = TestPostgres(
-                directory: directory, dataDirectory: dataDirectory, port: try freePort(), binDirectory: binDirectory)
+                directory: directory, dataDirectory: dataDirectory, port: try TestPorts.free(), binDirectory: binDirectory)
             do {
                 try cluster.start()
                 return cluster
@@ -235,24 +235,6 @@ public final class TestPostgres: Sendable {
         return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(20).joined(separator: "\n")
     }
 
-    /// A port nobody listens on right now, found by letting the kernel pick one.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestPostgresError("socket failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard bound else { throw TestPostgresError("bind failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29) and `..._addclosefrom_np` (2.34),
