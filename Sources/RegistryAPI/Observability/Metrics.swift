@@ -14,6 +14,12 @@ public final class Metrics: Sendable {
         var counts = [UInt64](repeating: 0, count: Metrics.buckets.count)
         var sum = 0.0
         var count: UInt64 = 0
+
+        mutating func record(_ seconds: Double) {
+            for (i, bound) in Metrics.buckets.enumerated() where seconds <= bound { counts[i] += 1 }
+            sum += seconds
+            count += 1
+        }
     }
 
     private struct State {
@@ -48,11 +54,7 @@ public final class Metrics: Sendable {
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
         state.withThreadStripe { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
-            var histogram = state.durations[route] ?? Histogram()
-            for (i, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[i] += 1 }
-            histogram.sum += seconds
-            histogram.count += 1
-            state.durations[route] = histogram
+            state.durations[route, default: Histogram()].record(seconds)
         }
     }
 
