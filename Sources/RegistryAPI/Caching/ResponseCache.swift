@@ -1,3 +1,4 @@
+import HTTPServer
 import Registry
 import Synchronization
 
@@ -28,6 +29,31 @@ public final class ResponseCache: Sendable {
     private let shards: [ByteBoundedCache<Key, Entry>]
     private let invalidations = Atomic<Int>(0)
 
+    /// The hottest entries again, per worker thread: hits on a handful of popular versions
+    /// would otherwise all queue on one shard's lock (the LRU moves an entry on every hit).
+    /// Bodies are shared arrays, so this holds references, bounded by bytes per thread.
+    private let hot = Striped<HotEntries>(count: 16) { HotEntries() }
+
+    private struct HotEntries: Sendable {
+        static let maxBytes = 256 << 10
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+
+        mutating func add(_ entry: Entry, for key: Key) {
+            guard entries[key] == nil, entry.body.count <= Self.maxBytes else { return }
+            if bytes + entry.body.count > Self.maxBytes {
+                entries.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
+            entries[key] = entry
+            bytes += entry.body.count
+        }
+
+        mutating func remove(_ key: Key) {
+            if let removed = entries.removeValue(forKey: key) { bytes -= removed.body.count }
+        }
+    }
+
     /// Shards of at least 4 MiB each, so even a 64 KB schema's body fits one comfortably.
     private static let minimumShardBytes = 4 << 20
 
@@ -41,7 +67,17 @@ public final class ResponseCache: Sendable {
 
     public var epoch: Int { invalidations.load(ordering: .acquiring) }
 
-    func entry(_ key: Key) -> Entry? { shard(key.applicationID, key.attributesType, key.version).value(for: key) }
+    func entry(_ key: Key) -> Entry? {
+        if let entry = hot.withThreadStripe({ $0.entries[key] }) { return entry }
+        let epoch = self.epoch
+        guard let entry = shard(key.applicationID, key.attributesType, key.version).value(for: key) else { return nil }
+        // Same rule as `insert`: only an entry read before no invalidation may be kept, checked
+        // under the stripe's lock so an invalidation either sees it or prevents it.
+        hot.withThreadStripe { hot in
+            if epoch == self.epoch { hot.add(entry, for: key) }
+        }
+        return entry
+    }
 
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
         guard epoch == self.epoch else { return }
@@ -55,12 +91,17 @@ public final class ResponseCache: Sendable {
         shard(applicationID, attributesType, version).removeAll {
             $0.applicationID == applicationID && $0.attributesType == attributesType && $0.version == version
         }
+        for kind in [Kind.schema, .form] {
+            let key = Key(applicationID: applicationID, attributesType: attributesType, version: version, kind: kind)
+            hot.forEach { $0.remove(key) }
+        }
     }
 
     /// Forgets everything (notifications may have been missed).
     public func flush() {
         invalidations.add(1, ordering: .releasing)
         for shard in shards { shard.removeAll() }
+        hot.forEach { $0 = HotEntries() }
     }
 
     public var statistics: (bytes: Int, entries: Int, hits: Int, misses: Int) {
