@@ -16,17 +16,26 @@ public final class RegistryAPI: Sendable {
 
     /// - Parameter operationalRoutes: serve `/healthz`, `/readyz` and `/metrics` here; false
     ///   when they have an admin listener of their own (see `operationsOnly`).
-    public init(
+    public convenience init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
         caching: CacheSettings = CacheSettings()
+    ) {
+        self.init(
+            store: store, clock: clock, logger: logger, metrics: metrics, caching: caching,
+            routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
+    }
+
+    private init(
+        store: any SchemaStore, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
+        caching: CacheSettings, routes: [Route]
     ) {
         caches = Caches(caching, clock: clock)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
-        self.router = Router(routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
+        self.router = Router(routes: routes)
     }
 
     static let apiRoutes: [Route] = [
@@ -58,18 +67,9 @@ public final class RegistryAPI: Sendable {
 
     /// A handler serving only the probes and metrics, for a separate admin listener.
     public static func operationsOnly(metrics: Metrics, operations: Operations, logger: Logger) -> RegistryAPI {
-        RegistryAPI(store: NoStore(), logger: logger, metrics: metrics, operations: operations, apiRoutes: false)
-    }
-
-    private init(
-        store: any SchemaStore, logger: Logger, metrics: Metrics, operations: Operations, apiRoutes: Bool
-    ) {
-        caches = Caches(CacheSettings(), clock: WallClock.now)
-        self.store = Storage(store: store, metrics: metrics, caches: caches)
-        self.clock = WallClock.now
-        self.logger = logger
-        self.metrics = metrics
-        self.router = Router(routes: (apiRoutes ? Self.apiRoutes : []) + Self.operationalRoutes(metrics, operations))
+        RegistryAPI(
+            store: NoStore(), clock: WallClock.now, logger: logger, metrics: metrics, caching: CacheSettings(),
+            routes: operationalRoutes(metrics, operations))
     }
 
     /// Applies a `registry_changes` notification from another replica (or this one).

@@ -9,7 +9,7 @@ enum FormHandlers {
         return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
             let schema = try SchemaHandlers.found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
-            let document = try PushHandlers.document(of: schema)
+            let document = try schema.document()
             return JSONResponse.body([
                 "form": FormJSON.object(document, application: application.code, attributesType: attributesType, version: version)
             ])

@@ -23,14 +23,7 @@ struct BodyFields: Sendable {
 
     /// The raw value under either spelling; both spellings, or one key twice, is a 400.
     func value(_ field: FieldName) throws(RegistryError) -> JSONValue? {
-        let found = object.members.filter { field.spellings.contains($0.key) }
-        guard found.count <= 1 else {
-            if Set(found.map(\.key)).count > 1 {
-                throw .invalidArgument("\(field.camel): given as both \(field.camel) and \(field.snake); use one")
-            }
-            throw .invalidArgument("\(field.camel): given more than once")
-        }
-        return found.first?.value
+        try field.pick(from: object.members)
     }
 
     /// A string field; `null` counts as absent, as in protobuf JSON.

@@ -1,3 +1,5 @@
+import Registry
+
 /// A request field's two accepted spellings (lowerCamelCase and the proto name); responses
 /// always use the proto name.
 struct FieldName: Sendable {
@@ -12,6 +14,19 @@ struct FieldName: Sendable {
     init(_ single: String) { self.init(single, single) }
 
     var spellings: [String] { camel == snake ? [camel] : [camel, snake] }
+
+    /// The one value given under either spelling in `items` (a body's members or a query's
+    /// parameters, in order); both spellings, or one spelling twice, is a 400.
+    func pick<Value>(from items: [(key: String, value: Value)]) throws(RegistryError) -> Value? {
+        let found = items.filter { spellings.contains($0.key) }
+        guard found.count <= 1 else {
+            if Set(found.map(\.key)).count > 1 {
+                throw .invalidArgument("\(camel): given as both \(camel) and \(snake); use one")
+            }
+            throw .invalidArgument("\(camel): given more than once")
+        }
+        return found.first?.value
+    }
 
     static let application = FieldName("application")
     static let attributesType = FieldName("attributesType", "attributes_type")

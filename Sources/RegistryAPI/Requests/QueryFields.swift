@@ -3,10 +3,10 @@ import Registry
 /// The query string, percent-decoded strictly: an invalid escape, invalid UTF-8 or a NUL byte
 /// is a 400 naming the parameter rather than a value passed on half-decoded.
 struct QueryFields: Sendable {
-    private let items: [(name: String, value: String)]
+    private let items: [(key: String, value: String)]
 
     init(raw: [(name: String, value: String)]) throws(RegistryError) {
-        var items: [(name: String, value: String)] = []
+        var items: [(key: String, value: String)] = []
         for item in raw {
             guard let name = PercentDecoding.decode(item.name) else {
                 throw .invalidArgument("query: a parameter name has an invalid percent-encoding or is not UTF-8")
@@ -22,15 +22,7 @@ struct QueryFields: Sendable {
 
     /// The value given under either spelling; nil when absent. Two values are a 400.
     func string(_ field: FieldName) throws(RegistryError) -> String? {
-        let found = items.filter { field.spellings.contains($0.name) }
-        guard found.count <= 1 else {
-            let names = Set(found.map(\.name))
-            if names.count > 1 {
-                throw .invalidArgument("\(field.camel): given as both \(field.camel) and \(field.snake); use one")
-            }
-            throw .invalidArgument("\(field.camel): given more than once")
-        }
-        return found.first?.value
+        try field.pick(from: items)
     }
 
     /// A value that must be present and non-empty.

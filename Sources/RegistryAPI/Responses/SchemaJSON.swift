@@ -14,3 +14,15 @@ enum SchemaJSON {
         ]
     }
 }
+
+extension SchemaVersion {
+    /// The stored text as a validated document. It passed the rules when published, so a
+    /// failure now means damaged data: a 500, not the caller's 400.
+    func document() throws(RegistryError) -> SchemaDocument {
+        do {
+            return try SchemaRules.validate(jsonSchema)
+        } catch {
+            throw .internal("stored schema no longer passes the schema rules")
+        }
+    }
+}
