@@ -221,7 +221,7 @@ measure() { # LABEL RUN SERVER_PID METRICS_URL -- COMMAND…
     selected "$label" || return 0
     if [ "${BENCH_PERF:-0}" = 1 ]; then
         mkdir -p "$work/perf"
-        perf record -q -F 499 -g -p "$pid" -o "$work/perf/$label.$run.data" -- sleep "$duration" >/dev/null 2>&1 &
+        perf record -q -F "${BENCH_PERF_FREQ:-499}" -g -p "$pid" -o "$work/perf/$label.$run.data" -- sleep "$duration" >/dev/null 2>&1 &
         perf_pid=$!
     fi
     statements_reset

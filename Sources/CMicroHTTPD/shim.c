@@ -1,7 +1,7 @@
 #include "CMicroHTTPD.h"
 
 struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *s) {
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
                        | MHD_USE_ERROR_LOG;
     if (s->is_ipv6) flags |= MHD_USE_IPv6;
 

@@ -7,8 +7,12 @@ import Musl
 
 /// The C callbacks every daemon is started with. `cls` is always the `ServerContext`.
 enum Callbacks {
-    /// Called for each request: once with the headers, once per body chunk, once at the end.
-    /// Answering only at the end keeps the connection alive; answering earlier makes MHD close it.
+    /// Called for each request: once with the headers, once per body chunk, once at the end,
+    /// and once more after a handler thread resumed the connection. Answering only at the end
+    /// keeps the connection alive; answering earlier makes MHD close it.
+    ///
+    /// At the end, an answer from memory goes out at once; anything else suspends the
+    /// connection and goes to a handler thread, so the event loop never waits on I/O.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         let context = ServerContext.from(cls)
@@ -35,15 +39,38 @@ enum Callbacks {
             uploadDataSize.pointee = 0
             return .YES
         }
-        guard !state.answered else { return .YES }
+        let closeConnection = context.quiescing.load(ordering: .relaxed)
+        guard !state.answered else {
+            // Called again after a handler thread resumed the connection: send its answer.
+            guard let response = state.pending?.take() else { return .YES }
+            state.pending = nil
+            return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
+        }
         state.answered = true
         context.receiveDeadlines.handling(connection)
-        let response: HTTPResponse
+        let request: HTTPRequest
         switch state.finish() {
-        case .handle(let request): response = context.handler(request)
-        case .reject(let rejection): response = context.rejection(rejection)
+        case .handle(let complete): request = complete
+        case .reject(let rejection):
+            return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
-        return ResponseWriter.queue(response, on: connection, closeConnection: context.quiescing.load(ordering: .relaxed))
+        if let response = context.answerInline(request) {
+            return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
+        }
+        let pending = PendingAnswer()
+        let accepted = context.handlerThreads.submit(
+            {
+                let suspended = SuspendedConnection(suspending: connection)
+                return {
+                    pending.set(context.handler(request))
+                    suspended.resume()
+                }
+            })
+        guard accepted else {
+            return ResponseWriter.queue(context.rejection(.shuttingDown), on: connection, closeConnection: true)
+        }
+        state.pending = pending
+        return .YES
     }
 
     /// Releases the per-request state; called for every request the access handler has seen,

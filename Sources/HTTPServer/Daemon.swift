@@ -1,7 +1,7 @@
 import CMicroHTTPD
 
-/// One libmicrohttpd daemon: one SO_REUSEPORT listening socket served by one thread.
-/// Several of them share a port so that blocking handlers can run side by side; MHD's own
+/// One libmicrohttpd daemon: one SO_REUSEPORT listening socket served by one thread, the
+/// event loop of its connections. Several of them share a port, one per core; MHD's own
 /// thread pool was measured to spread connections very unevenly.
 ///
 /// `@unchecked Sendable`: the handle is only used by `HTTPServer` under its lock, or after
@@ -21,7 +21,7 @@ struct Daemon: @unchecked Sendable {
                 is_ipv6: address.isIPv6,
                 connection_memory_limit: configuration.connectionMemoryLimitBytes,
                 connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
-                connection_limit: UInt32(configuration.connectionLimitPerWorker),
+                connection_limit: UInt32(configuration.connectionLimitPerEventLoop),
                 access_handler: Callbacks.access,
                 completed_handler: Callbacks.completed,
                 connection_handler: Callbacks.connection,
@@ -48,7 +48,8 @@ struct Daemon: @unchecked Sendable {
         return fd >= 0 ? fd : nil
     }
 
-    /// Closes all of this daemon's connections and joins its thread (waiting for a running handler).
+    /// Closes all of this daemon's connections and joins its thread. No connection may be
+    /// suspended (MHD's rule): the handler threads are drained first.
     func stop() {
         MHD_stop_daemon(handle)
     }

@@ -6,4 +6,6 @@ public enum HTTPRejection: Sendable, Equatable {
     /// The path, a query name or value, or a header is not valid UTF-8 or contains NUL.
     /// The associated text says which part is wrong.
     case invalidRequestTarget(String)
+    /// The server is stopping and no longer starts handlers; the client should retry elsewhere.
+    case shuttingDown
 }

@@ -29,9 +29,18 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 
+    /// For the server, whose header names are lowercased already.
+    init(method: String, path: String, query: [(name: String, value: String)], lowercasedHeaders: [(name: String, value: String)]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = lowercasedHeaders
+        self.body = []
+    }
+
     /// Case-insensitive because HTTP header names are; the first match wins.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
+        let wanted = name.utf8.contains(where: { (65...90).contains($0) }) ? name.lowercased() : name
         return headers.first { $0.name == wanted }?.value
     }
 }

@@ -9,10 +9,11 @@ import Musl
 /// An HTTP/1.1 server on libmicrohttpd that hides every C type, so the rest of the service
 /// only deals in `HTTPRequest` and `HTTPResponse`.
 ///
-/// `workers` single-threaded daemons share one port; each serves one request at a time
-/// because handlers block (on the database). The handler and rejection closures are called
-/// concurrently from the daemon threads. Never call `stop` from inside a handler: stopping
-/// joins the daemon threads, including the caller's own.
+/// `eventLoops` single-threaded daemons share one port (SO_REUSEPORT) and do all the network
+/// work; `workers` handler threads run the handlers that may block (on the database), with
+/// the connection suspended meanwhile. Answers that need no I/O (`answerInline`) are given on
+/// the event loop itself, without a thread switch. All closures are called concurrently.
+/// Never call `stop` from inside a handler: stopping waits for the handlers to finish.
 public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
     private let context: ServerContext
@@ -29,14 +30,20 @@ public final class HTTPServer: Sendable {
         var quiescedSockets: [Int32] = []
     }
 
-    /// The rejection closure lets the application word refusals (413, 400) like its other errors.
+    /// - Parameters:
+    ///   - answerInline: answers a request from memory on the event loop, or returns nil to
+    ///     send it to `handler` on a handler thread. It must never block.
+    ///   - handler: answers any request; may block.
+    ///   - rejection: lets the application word refusals (413, 400, 503) like its other errors.
     public init(
         configuration: HTTPServerConfiguration,
+        answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
         self.configuration = configuration
-        self.context = ServerContext(configuration: configuration, handler: handler, rejection: rejection)
+        self.context = ServerContext(
+            configuration: configuration, answerInline: answerInline, handler: handler, rejection: rejection)
     }
 
     deinit {
@@ -61,7 +68,7 @@ public final class HTTPServer: Sendable {
                 let port = first.port
                 guard port > 0 else { throw HTTPServerError("cannot read the port bound on \(address.description)") }
                 let shared = address.withPort(port)
-                for _ in 1..<configuration.workers {
+                for _ in 1..<configuration.eventLoopCount {
                     daemons.append(try Daemon.start(address: shared, configuration: configuration, context: context))
                 }
                 state.port = port
@@ -118,8 +125,9 @@ public final class HTTPServer: Sendable {
 
     /// Lets in-flight requests finish for up to `graceSeconds`, then closes everything.
     /// Safe to call more than once: later calls return at once, without waiting for the first
-    /// to finish. A handler still running at the deadline is waited for (a thread cannot be
-    /// interrupted); its answer may be lost.
+    /// to finish. Past the deadline, new requests get the `shuttingDown` rejection, and
+    /// handlers still running are waited for (a thread cannot be interrupted; MHD must not
+    /// stop with a connection suspended); their answers may be lost.
     public func stop(graceSeconds: Double) {
         let first = lifecycle.withLock { state in
             defer { state.stopRequested = true }
@@ -132,6 +140,8 @@ public final class HTTPServer: Sendable {
         while inFlightRequests > 0 && clock.now < deadline {
             usleep(2_000)
         }
+        context.handlerThreads.stopAccepting()
+        context.handlerThreads.drain()
         let (daemons, sockets) = lifecycle.withLock { state in
             let taken = (state.daemons, state.quiescedSockets)
             state.daemons = []
@@ -141,6 +151,7 @@ public final class HTTPServer: Sendable {
         }
         for daemon in daemons { daemon.stop() }
         for fd in sockets { close(fd) }
+        context.handlerThreads.close()
         context.stopped.store(true, ordering: .relaxed)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Limits are explicit so that a hostile or broken client costs a bounded amount of memory,
 /// time and connections; the defaults are meant for production.
 public struct HTTPServerConfiguration: Sendable {
@@ -5,9 +7,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String
     /// 0 picks a free port (tests); read the result from `HTTPServer.port`.
     public var port: Int
-    /// Number of single-threaded daemons sharing the port. Handlers block (on the database),
-    /// so this is also how many requests can be handled at the same time.
+    /// Threads running handlers. Handlers block (on the database), so this is how many
+    /// requests can be handled at the same time.
     public var workers: Int
+    /// Single-threaded event loops (MHD daemons) sharing the port; nil means one per core,
+    /// at most `workers`. They only move bytes, so more than the cores only adds switching.
+    public var eventLoops: Int?
     /// Larger bodies are refused with `HTTPRejection.bodyTooLarge` and never held in memory.
     public var maxBodyBytes: Int
     /// Memory per connection for the request line, headers and read buffer; requests whose
@@ -16,7 +21,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// Idle connections are closed after this many seconds, and so are connections whose
     /// request takes longer than this to arrive (slow senders).
     public var connectionTimeoutSeconds: Int
-    /// Per process; split evenly across the workers (at least one each).
+    /// Per process; split evenly across the event loops (at least one each).
     public var connectionLimit: Int
     /// Receives libmicrohttpd's own diagnostics; nil discards them.
     public var errorLog: (@Sendable (String) -> Void)?
@@ -25,6 +30,7 @@ public struct HTTPServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 0,
         workers: Int = 8,
+        eventLoops: Int? = nil,
         maxBodyBytes: Int = 1_048_576,
         connectionMemoryLimitBytes: Int = 32 * 1024,
         connectionTimeoutSeconds: Int = 30,
@@ -34,6 +40,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.workers = workers
+        self.eventLoops = eventLoops
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryLimitBytes = connectionMemoryLimitBytes
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
@@ -45,6 +52,7 @@ public struct HTTPServerConfiguration: Sendable {
     func validate() throws(HTTPServerError) {
         guard (0...65535).contains(port) else { throw HTTPServerError("port \(port) is not in 0...65535") }
         guard workers >= 1 else { throw HTTPServerError("workers must be at least 1, got \(workers)") }
+        if let eventLoops, eventLoops < 1 { throw HTTPServerError("eventLoops must be at least 1, got \(eventLoops)") }
         guard maxBodyBytes >= 0 else { throw HTTPServerError("maxBodyBytes must not be negative") }
         guard connectionMemoryLimitBytes >= 1024 else {
             throw HTTPServerError("connectionMemoryLimitBytes must be at least 1024, got \(connectionMemoryLimitBytes)")
@@ -57,6 +65,8 @@ public struct HTTPServerConfiguration: Sendable {
         }
     }
 
+    var eventLoopCount: Int { eventLoops ?? max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount)) }
+
     /// Each daemon enforces its own limit, so the process-wide limit is divided among them.
-    var connectionLimitPerWorker: Int { max(1, connectionLimit / workers) }
+    var connectionLimitPerEventLoop: Int { max(1, connectionLimit / eventLoopCount) }
 }

@@ -14,11 +14,12 @@ enum RequestHead {
         method: UnsafePointer<CChar>?
     ) -> (head: Result<HTTPRequest, RequestState.InvalidRequest>, contentLength: UInt64?) {
         let rawHeaders = pairs(of: connection, kind: .HEADER_KIND)
-        let contentLength = rawHeaders.last { asciiLowercased($0.name) == Array("content-length".utf8) }
+        // Read before any validation, so an invalid request's oversized body is refused unread.
+        let contentLength = rawHeaders.last { isContentLength($0.name) }
             .flatMap { UInt64(String(decoding: $0.value, as: UTF8.self)) }  // MHD trims values
         do throws(RequestState.InvalidRequest) {
-            let method = try text(cBytes(method), "method")
-            let path = try text(cBytes(url), "path")
+            let method = try text(cString(method), "method")
+            let path = try text(cString(url), "path")
             var query: [(name: String, value: String)] = []
             for (index, pair) in pairs(of: connection, kind: .GET_ARGUMENT_KIND).enumerated() {
                 let name = try text(pair.name, "query parameter \(index + 1) name")
@@ -27,43 +28,58 @@ enum RequestHead {
             }
             var headers: [(name: String, value: String)] = []
             for (index, pair) in rawHeaders.enumerated() {
-                let name = try text(pair.name, "header \(index + 1) name").lowercased()
+                let name = try text(pair.name, "header \(index + 1) name", lowercased: true)
                 let value = try text(pair.value, "header \"\(name)\" value")
                 headers.append((name, value))
             }
-            return (.success(HTTPRequest(method: method, path: path, query: query, headers: headers)), contentLength)
+            return (.success(HTTPRequest(method: method, path: path, query: query, lowercasedHeaders: headers)), contentLength)
         } catch {
             return (.failure(error), contentLength)
         }
     }
 
-    private static func text(_ bytes: [UInt8], _ what: String) throws(RequestState.InvalidRequest) -> String {
-        if bytes.contains(0) { throw .init(reason: "\(what) contains a NUL byte") }
-        guard let string = String(validating: bytes, as: UTF8.self) else {
-            throw .init(reason: "\(what) is not valid UTF-8")
+    /// The bytes as a string, with ASCII letters lowercased when asked (header names).
+    private static func text(_ bytes: UnsafeRawBufferPointer, _ what: @autoclosure () -> String, lowercased: Bool = false)
+        throws(RequestState.InvalidRequest) -> String
+    {
+        if bytes.contains(0) { throw .init(reason: "\(what()) contains a NUL byte") }
+        let lower: (UInt8) -> UInt8 = { lowercased && (65...90).contains($0) ? $0 + 32 : $0 }
+        if !bytes.contains(where: { $0 >= 0x80 }) {
+            // ASCII, the usual case: always valid UTF-8, so a plain copy.
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for (index, byte) in bytes.enumerated() { out[index] = lower(byte) }
+                return bytes.count
+            }
+        }
+        guard let string = String(validating: bytes.lazy.map(lower), as: UTF8.self) else {
+            throw .init(reason: "\(what()) is not valid UTF-8")
         }
         return string
     }
 
-    private static func cBytes(_ pointer: UnsafePointer<CChar>?) -> [UInt8] {
-        guard let pointer else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+    private static func isContentLength(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.count == 14 && zip(name, "content-length".utf8).allSatisfy { (65...90).contains($0) ? $0 + 32 == $1 : $0 == $1 }
     }
 
-    private static func asciiLowercased(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
+    private static func cString(_ pointer: UnsafePointer<CChar>?) -> UnsafeRawBufferPointer {
+        guard let pointer else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
     }
 
     /// Values of one kind in the order MHD received them, with explicit sizes so that an
-    /// embedded NUL is seen rather than silently truncating the value.
-    private static func pairs(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: [UInt8], value: [UInt8])] {
-        var collected: [(name: [UInt8], value: [UInt8])] = []
+    /// embedded NUL is seen rather than silently truncating the value. The buffers are MHD's,
+    /// valid until the request completes; they are copied into strings right away.
+    private static func pairs(of connection: OpaquePointer, kind: MHD_ValueKind)
+        -> [(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)]
+    {
+        typealias Pairs = [(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)]
+        var collected: Pairs = []
         withUnsafeMutablePointer(to: &collected) { collector in
             _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
                 guard let cls else { return .NO }
-                let name = key.map { Array(UnsafeRawBufferPointer(start: $0, count: keySize)) } ?? []
-                let value = value.map { Array(UnsafeRawBufferPointer(start: $0, count: valueSize)) } ?? []
-                cls.assumingMemoryBound(to: [(name: [UInt8], value: [UInt8])].self).pointee.append((name, value))
+                let name = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
+                let value = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+                cls.assumingMemoryBound(to: Pairs.self).pointee.append((name, value))
                 return .YES
             }, collector)
         }

@@ -1,3 +1,6 @@
+import CMicroHTTPD
+import Synchronization
+
 /// Per-request state kept behind MHD's `*con_cls` between the access-handler calls of one
 /// request (headers, body chunks, end). Only the daemon thread that owns the connection
 /// touches it, one call at a time.
@@ -9,8 +12,11 @@ final class RequestState {
     private(set) var body: [UInt8] = []
     /// Once set, further chunks are discarded: an oversized body is never held in memory.
     private(set) var bodyTooLarge = false
-    /// Set once a response is queued, so that a stray later call cannot answer twice.
+    /// Set once the request is answered or handed to a handler thread, so that a stray later
+    /// call cannot answer twice.
     var answered = false
+    /// Set while a handler thread works on the request; its connection is suspended meanwhile.
+    var pending: PendingAnswer?
 
     struct InvalidRequest: Error {
         let reason: String
@@ -60,5 +66,38 @@ final class RequestState {
     enum Outcome {
         case handle(HTTPRequest)
         case reject(HTTPRejection)
+    }
+}
+
+/// The answer a handler thread produces for a suspended connection. The handler thread sets
+/// it, then resumes the connection; the connection's event loop takes it on its next call.
+final class PendingAnswer: Sendable {
+    private let response = Mutex<HTTPResponse?>(nil)
+
+    func set(_ answer: HTTPResponse) {
+        response.withLock { $0 = answer }
+    }
+
+    func take() -> HTTPResponse? {
+        response.withLock { answer in
+            defer { answer = nil }
+            return answer
+        }
+    }
+}
+
+/// A connection suspended in its event loop while a handler thread works. `@unchecked
+/// Sendable`: MHD allows resuming from any thread, and resuming is all this permits.
+struct SuspendedConnection: @unchecked Sendable {
+    private let connection: OpaquePointer
+
+    /// Suspends `connection`; call only from the access handler.
+    init(suspending connection: OpaquePointer) {
+        MHD_suspend_connection(connection)
+        self.connection = connection
+    }
+
+    func resume() {
+        MHD_resume_connection(connection)
     }
 }

@@ -3,6 +3,9 @@ import Synchronization
 /// Everything the C callbacks need, shared by all daemon threads. MHD receives it as an
 /// unretained pointer in `cls`; `HTTPServer` owns it and outlives every daemon.
 final class ServerContext: Sendable {
+    /// Answers from memory on the event loop, or nil when the request needs a handler thread.
+    let answerInline: @Sendable (HTTPRequest) -> HTTPResponse?
+    /// May block; runs on `handlerThreads`.
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let rejection: @Sendable (HTTPRejection) -> HTTPResponse
     let maxBodyBytes: Int
@@ -16,15 +19,19 @@ final class ServerContext: Sendable {
     let receiveDeadlines: ReceiveDeadlines
     /// Set when the server stops, ending the deadline sweeper.
     let stopped = Atomic<Bool>(false)
+    let handlerThreads: HandlerThreads
     /// The most recent MHD diagnostic, quoted when a daemon fails to start.
     let lastLogMessage = Mutex<String?>(nil)
 
     init(
         configuration: HTTPServerConfiguration,
+        answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
+        self.answerInline = answerInline
         self.handler = handler
+        self.handlerThreads = HandlerThreads(count: configuration.workers)
         self.rejection = rejection
         self.maxBodyBytes = configuration.maxBodyBytes
         self.errorLog = configuration.errorLog

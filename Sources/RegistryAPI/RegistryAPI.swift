@@ -42,19 +42,21 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/live_activity_schemas", handler: SchemaHandlers.list),
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
         Route("POST", "/api/live_activity_schemas:validate", handler: FormHandlers.validate),
-        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.get),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", triesMemoryFirst: true, handler: SchemaHandlers.get),
         Route("DELETE", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.delete),
-        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}/form", handler: FormHandlers.form),
+        Route(
+            "GET", "/api/live_activity_schemas/{attributesType}/{version}/form", triesMemoryFirst: true,
+            handler: FormHandlers.form),
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),
-        Route("GET", "/panel", requiresToken: false, handler: PanelHandlers.redirect),
-        Route("GET", "/panel/{asset}", requiresToken: false, handler: PanelHandlers.asset),
+        Route("GET", "/panel", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.redirect),
+        Route("GET", "/panel/{asset}", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.asset),
     ]
 
     static func operationalRoutes(_ metrics: Metrics, _ operations: Operations) -> [Route] {
         [
-            Route("GET", "/healthz", requiresToken: false, handler: OperationsHandlers.health),
+            Route("GET", "/healthz", requiresToken: false, triesMemoryFirst: true, handler: OperationsHandlers.health),
             Route("GET", "/readyz", requiresToken: false) { call in OperationsHandlers.ready(call, operations) },
             Route("GET", "/metrics", requiresToken: false) { call in OperationsHandlers.metrics(call, metrics, operations) },
         ]
@@ -85,12 +87,23 @@ public final class RegistryAPI: Sendable {
     /// Response-cache figures for metrics.
     public var cacheStatistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { caches.responses.statistics }
 
-    /// Answers one request, with a request id, a metrics sample and one log line.
+    /// Answers one request, with a request id, a metrics sample and one log line. May block.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        respond(request, storage: store) ?? ErrorResponse.make(.internal())
+    }
+
+    /// Answers from memory alone (cached versions and forms, panel files, errors found before
+    /// the store is needed), or nil when the request needs `handle` on a handler thread.
+    /// Never blocks: for an event loop.
+    public func answerFromMemory(_ request: HTTPRequest) -> HTTPResponse? {
+        respond(request, storage: store.withoutStore)
+    }
+
+    private func respond(_ request: HTTPRequest, storage: Storage) -> HTTPResponse? {
         let started = WallClock.now()
-        let requestID = RequestID.accept(request.header("x-request-id"))
         let notes = CallNotes()
-        var (response, route) = answer(request, notes: notes)
+        guard var (response, route) = answer(request, storage: storage, notes: notes) else { return nil }
+        let requestID = RequestID.accept(request.header("x-request-id"))
         response.headers.append((name: "X-Request-Id", value: requestID))
         let seconds = WallClock.now() - started
         metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
@@ -115,6 +128,8 @@ public final class RegistryAPI: Sendable {
             ErrorResponse.make(.payloadTooLarge("request body is larger than \(limit) bytes"))
         case .invalidRequestTarget(let reason):
             ErrorResponse.make(.invalidArgument(reason))
+        case .shuttingDown:
+            ErrorResponse.make(.unavailable("the server is shutting down; retry the request"))
         }
         response.headers.append((name: "X-Request-Id", value: requestID))
         metrics.recordRequest(route: "rejected", method: "-", status: response.status, seconds: 0)
@@ -125,7 +140,8 @@ public final class RegistryAPI: Sendable {
         return response
     }
 
-    private func answer(_ request: HTTPRequest, notes: CallNotes) -> (HTTPResponse, route: String) {
+    /// nil when `storage` is memory-only and the request needs the store.
+    private func answer(_ request: HTTPRequest, storage: Storage, notes: CallNotes) -> (HTTPResponse, route: String)? {
         guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return (ErrorResponse.make(.invalidArgument("request path: must be percent-encoded ASCII without spaces")), "unmatched")
         }
@@ -135,8 +151,11 @@ public final class RegistryAPI: Sendable {
         case .methodNotAllowed(let allow):
             return (ErrorResponse.make(.methodNotAllowed("method \(request.method) is not allowed here", allow: allow)), "unmatched")
         case .matched(let match):
+            if storage.memoryOnly && !match.route.triesMemoryFirst { return nil }
             do {
-                return (try dispatch(request, match, notes: notes), match.route.template.text)
+                return (try dispatch(request, match, storage: storage, notes: notes), match.route.template.text)
+            } catch where error == .needsHandlerThread {
+                return nil
             } catch {
                 if error.httpStatus >= 500 {
                     logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
@@ -146,18 +165,20 @@ public final class RegistryAPI: Sendable {
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, _ match: Router.Match, notes: CallNotes) throws(RegistryError) -> HTTPResponse {
+    private func dispatch(_ request: HTTPRequest, _ match: Router.Match, storage: Storage, notes: CallNotes)
+        throws(RegistryError) -> HTTPResponse
+    {
         var accountID: Int64?
         if match.route.requiresToken {
             let hash = try Authorization.tokenHash(from: request.header("authorization"))
-            guard let id = try store.accountID(forTokenHash: hash) else {
+            guard let id = try storage.accountID(forTokenHash: hash) else {
                 throw .unauthenticated("API token is invalid or revoked")
             }
             accountID = id
         }
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-            accountID: accountID, store: store, clock: clock, notes: notes, metrics: metrics, caches: caches)
+            accountID: accountID, store: storage, clock: clock, notes: notes, metrics: metrics, caches: caches)
         return try match.route.handler(call)
     }
 }

@@ -7,6 +7,8 @@ struct Configuration: Sendable {
     var listenPort: Int
     var databaseURL: String
     var httpWorkers: Int
+    /// nil: one per core, at most `httpWorkers`.
+    var httpEventLoops: Int?
     var poolSize: Int
     var dbConnectTimeoutSeconds: Int
     var dbStatementTimeoutMilliseconds: Int
@@ -27,7 +29,8 @@ struct Configuration: Sendable {
     static let variables: [(name: String, meaning: String)] = [
         ("REGISTRY_LISTEN", "host:port to serve on (default 127.0.0.1:8080)"),
         ("DATABASE_URL", "libpq URI or key=value connection string (required)"),
-        ("REGISTRY_HTTP_WORKERS", "single-threaded HTTP daemons sharing the port (default 16)"),
+        ("REGISTRY_HTTP_WORKERS", "threads running requests that wait on the database (default 16)"),
+        ("REGISTRY_HTTP_EVENT_LOOPS", "single-threaded HTTP event loops sharing the port (default: one per core)"),
         ("REGISTRY_DB_POOL_SIZE", "PostgreSQL connections per process (default: REGISTRY_HTTP_WORKERS)"),
         ("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", "libpq connect_timeout (default 3)"),
         ("REGISTRY_DB_STATEMENT_TIMEOUT_MS", "server-side statement_timeout (default 5000)"),
@@ -53,6 +56,9 @@ struct Configuration: Sendable {
             listenPort: port,
             databaseURL: try reader.required("DATABASE_URL"),
             httpWorkers: workers,
+            httpEventLoops: try reader.optional("REGISTRY_HTTP_EVENT_LOOPS").map { _ throws(ConfigurationError) in
+                try reader.integer("REGISTRY_HTTP_EVENT_LOOPS", default: 1, range: 1...64)
+            },
             poolSize: try reader.integer("REGISTRY_DB_POOL_SIZE", default: workers, range: 1...1000),
             dbConnectTimeoutSeconds: try reader.integer("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", default: 3, range: 2...300),
             dbStatementTimeoutMilliseconds: try reader.integer(
@@ -80,6 +86,7 @@ struct Configuration: Sendable {
             ("listen", "\(listenHost):\(listenPort)"),
             ("database_url", DatabaseURLRedaction.redact(databaseURL)),
             ("http_workers", String(httpWorkers)),
+            ("http_event_loops", httpEventLoops.map(String.init) ?? "one per core"),
             ("db_pool_size", String(poolSize)),
             ("max_body_bytes", String(maxBodyBytes)),
             ("connection_timeout_seconds", String(connectionTimeoutSeconds)),

@@ -39,7 +39,7 @@ enum ServeCommand {
         var servers = [
             HTTPServer(
                 configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
-                handler: api.handle, rejection: api.reject)
+                answerInline: api.answerFromMemory, handler: api.handle, rejection: api.reject)
         ]
         if let admin = configuration.adminListen {
             let operationsAPI = RegistryAPI.operationsOnly(metrics: metrics, operations: operations, logger: logger)
@@ -81,6 +81,7 @@ enum ServeCommand {
             host: host,
             port: port,
             workers: configuration.httpWorkers,
+            eventLoops: configuration.httpEventLoops,
             maxBodyBytes: configuration.maxBodyBytes,
             connectionMemoryLimitBytes: configuration.maxHeaderBytes,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,

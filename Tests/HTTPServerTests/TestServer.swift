@@ -8,14 +8,17 @@ final class TestServer: Sendable {
     var port: Int { server.port }
 
     /// Echoes the request as text lines; `delay` simulates a handler blocked on the database.
+    /// `inline` answers on the event loop when it returns a response.
     init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(workers: 2),
         delay: Duration = .zero,
+        inline: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil
     ) throws {
         let recorder = Recorder()
         server = HTTPServer(
             configuration: configuration,
+            answerInline: inline,
             handler: { request in
                 if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
                 recorder.requests.withLock { $0.append(request) }
@@ -28,6 +31,8 @@ final class TestServer: Sendable {
                     return HTTPResponse(status: 413, body: Array("too large, limit \(limit)".utf8))
                 case .invalidRequestTarget(let reason):
                     return HTTPResponse(status: 400, body: Array("invalid: \(reason)".utf8))
+                case .shuttingDown:
+                    return HTTPResponse(status: 503, body: Array("shutting down".utf8))
                 }
             })
         self.recorder = recorder

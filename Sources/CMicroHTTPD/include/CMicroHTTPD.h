@@ -41,8 +41,9 @@ typedef struct CMHDDaemonSettings {
 } CMHDDaemonSettings;
 
 /* One single-threaded epoll daemon (its own internal polling thread, no MHD thread pool) that
-   binds with SO_REUSEPORT so that several of them share one port. ITC is on because
-   MHD_quiesce_daemon requires it with an internal polling thread. NULL on failure. */
+   binds with SO_REUSEPORT so that several of them share one port. Suspend/resume is allowed
+   (it brings the ITC that MHD_quiesce_daemon also needs): blocking handlers run on other
+   threads while their connection is suspended. NULL on failure. */
 struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *settings);
 
 /* The port the daemon's listening socket is bound to, 0 if unknown. */

@@ -13,6 +13,11 @@ public enum APIToken {
 
     /// The stored form of a presented secret.
     public static func hash(_ secret: String) -> [UInt8] {
-        SHA256.hash(secret.utf8)
+        hash(utf8: secret.utf8)
+    }
+
+    /// The same, from the secret's UTF-8 bytes as they arrived.
+    public static func hash(utf8 secret: some Sequence<UInt8>) -> [UInt8] {
+        SHA256.hash(secret)
     }
 }

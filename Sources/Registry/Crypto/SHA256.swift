@@ -13,9 +13,16 @@ public enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    /// The digest of `bytes`.
+    /// The digest of `bytes`. Inlinable so that callers in other modules copy their bytes
+    /// with specialized code rather than through generic witness tables.
+    @inlinable
     public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        var message = Array(bytes)
+        hash(bytes: Array(bytes))
+    }
+
+    /// The digest of `message`.
+    public static func hash(bytes message: consuming [UInt8]) -> [UInt8] {
+        var message = message
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
         message.append(contentsOf: repeatElement(0, count: (120 - message.count % 64) % 64))
@@ -46,6 +53,7 @@ public enum SHA256 {
     }
 
     /// The lowercase hex digest of `bytes`.
+    @inlinable
     public static func hexHash(_ bytes: some Sequence<UInt8>) -> String {
         Hex.encode(hash(bytes))
     }
@@ -82,13 +90,21 @@ public enum SHA256 {
 
 /// Lowercase hexadecimal.
 public enum Hex {
+    @inlinable
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
+        encode(bytes: Array(bytes))
+    }
+
+    public static func encode(bytes: [UInt8]) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            digits.withUTF8Buffer { digits in
+                for (index, byte) in bytes.enumerated() {
+                    out[2 * index] = digits[Int(byte >> 4)]
+                    out[2 * index + 1] = digits[Int(byte & 0xF)]
+                }
+            }
+            return bytes.count * 2
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

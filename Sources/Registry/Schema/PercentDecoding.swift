@@ -4,6 +4,8 @@
 public enum PercentDecoding {
     /// The decoded string, or nil when the encoding or the UTF-8 it yields is invalid.
     public static func decode(_ input: some StringProtocol) -> String? {
+        // Most inputs have nothing to decode, and a Swift string is valid UTF-8 already.
+        if !input.utf8.contains(UInt8(ascii: "%")) { return String(input) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(input.utf8.count)
         var iterator = input.utf8.makeIterator()

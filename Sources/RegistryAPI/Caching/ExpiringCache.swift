@@ -4,9 +4,8 @@ import HTTPServer
 /// seconds stale (token → account, code → application). Bounded by entry count: when full it
 /// starts over, which is cheap and keeps a flood of distinct keys from growing memory.
 ///
-/// Each worker thread keeps its own entries: every request reads the same token's entry, and
-/// one shared lock for it was the busiest lock in the service. A miss costs one lookup per
-/// thread per lifetime, which is negligible.
+/// Entries are striped by key, so lookups of different keys never share a lock. Handler
+/// threads fill it and event loops read it (they must never load), so it cannot be per thread.
 public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let lifetime: Double
     private let maxEntries: Int
@@ -29,10 +28,11 @@ public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     public func value<E: Error>(for key: Key, load: () throws(E) -> Value?) throws(E) -> Value? {
         guard lifetime > 0 else { return try load() }
         let now = clock()
-        if let entry = entries.withThreadStripe({ $0[key] }), entry.expires > now { return entry.value }
+        let stripe = key.hashValue
+        if let entry = entries.withStripe(for: stripe, { $0[key] }), entry.expires > now { return entry.value }
         guard let value = try load() else { return nil }
         let perStripe = max(1, maxEntries / entries.count)
-        entries.withThreadStripe { entries in
+        entries.withStripe(for: stripe) { entries in
             if entries.count >= perStripe { entries.removeAll(keepingCapacity: true) }
             entries[key] = Entry(value: value, expires: now + lifetime)
         }

@@ -11,13 +11,18 @@ enum Authorization {
         guard let header, !header.isEmpty else {
             throw .unauthenticated("Authorization header is missing; send 'Authorization: Api YOUR_API_TOKEN'")
         }
-        let parts = header.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "api" else {
+        let parts = header.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+        guard parts.count == 2, isAPIScheme(parts[0]) else {
             throw .unauthenticated("Authorization header must be 'Api YOUR_API_TOKEN'")
         }
-        guard parts[1].utf8.count <= maxTokenLength else {
+        guard parts[1].count <= maxTokenLength else {
             throw .unauthenticated("API token is invalid")
         }
-        return APIToken.hash(String(parts[1]))
+        return APIToken.hash(utf8: parts[1])
+    }
+
+    /// `Api` in any letter case, compared without building a lowercased copy on every request.
+    private static func isAPIScheme(_ scheme: Substring.UTF8View) -> Bool {
+        scheme.count == 3 && zip(scheme, "api".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }

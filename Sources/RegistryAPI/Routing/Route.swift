@@ -8,12 +8,19 @@ struct Route: Sendable {
     let method: String
     let template: PathTemplate
     let requiresToken: Bool
+    /// The handler often answers from memory (caches, constants), so it is first tried on the
+    /// event loop and moved to a handler thread only when it needs the store.
+    let triesMemoryFirst: Bool
     let handler: Handler
 
-    init(_ method: String, _ template: String, requiresToken: Bool = true, handler: @escaping Handler) {
+    init(
+        _ method: String, _ template: String, requiresToken: Bool = true, triesMemoryFirst: Bool = false,
+        handler: @escaping Handler
+    ) {
         self.method = method
         self.template = PathTemplate(template)
         self.requiresToken = requiresToken
+        self.triesMemoryFirst = triesMemoryFirst
         self.handler = handler
     }
 }

@@ -24,11 +24,11 @@ struct Router: Sendable {
     let routes: [Route]
 
     func match(method: String, path: String) -> Outcome {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/") else { return .notFound }
+        let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
         var allowed: [String] = []
         for route in routes {
-            guard let parameters = route.template.match(Array(segments)) else { continue }
+            guard let parameters = route.template.match(segments) else { continue }
             if route.method == method || (method == "HEAD" && route.method == "GET") {
                 return .matched(Match(route: route, rawParameters: parameters))
             }

@@ -3,12 +3,30 @@ import Registry
 /// The store as handlers see it: every call throws only `RegistryError`. A store is expected
 /// to throw `RegistryError`s already; anything else is a bug there, answered as a plain 500
 /// without leaking its text.
+///
+/// On an event loop the store must not be reached (it blocks): there, storage is
+/// `memoryOnly`, cache hits still answer, and anything else throws `needsHandlerThread`.
 struct Storage: Sendable {
     let store: any SchemaStore
     let metrics: Metrics
     let caches: Caches
+    private(set) var memoryOnly = false
+
+    init(store: any SchemaStore, metrics: Metrics, caches: Caches) {
+        self.store = store
+        self.metrics = metrics
+        self.caches = caches
+    }
+
+    /// This storage for an event loop.
+    var withoutStore: Storage {
+        var copy = self
+        copy.memoryOnly = true
+        return copy
+    }
 
     private func run<T>(_ body: () throws -> T) throws(RegistryError) -> T {
+        guard !memoryOnly else { throw .needsHandlerThread }
         do {
             return try body()
         } catch let error as RegistryError {
@@ -27,7 +45,7 @@ struct Storage: Sendable {
     /// Served from the short-lived lookup cache when enabled; misses are not cached, so a new
     /// token works at once.
     func accountID(forTokenHash hash: [UInt8]) throws(RegistryError) -> Int64? {
-        try caches.accounts.value(for: hash) { () throws(RegistryError) in try run { try store.accountID(forTokenHash: hash) } }
+        try caches.accounts.value(for: DigestKey(bytes: hash)) { () throws(RegistryError) in try run { try store.accountID(forTokenHash: hash) } }
     }
 
     func application(code: String) throws(RegistryError) -> Application? {
@@ -78,4 +96,11 @@ struct Storage: Sendable {
     func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
         try run { try store.delete(application: application, attributesType: attributesType, version: version) }
     }
+}
+
+extension RegistryError {
+    /// Thrown by `memoryOnly` storage when a request needs the store; the request is then
+    /// answered again from the start on a handler thread. Never reaches a client.
+    static let needsHandlerThread = RegistryError(
+        code: .unavailable, httpStatus: 503, message: "internal: this request needs a handler thread")
 }

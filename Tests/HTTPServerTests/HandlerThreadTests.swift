@@ -1,0 +1,114 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+import TestSupport
+
+/// Event loops answer from memory; handlers that may block run on handler threads while their
+/// connection is suspended.
+
+/// A handler that blocks until the test opens the gate, like one waiting on the database.
+private final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    let entered = Atomic<Int>(0)
+
+    func pass() {
+        entered.add(1, ordering: .relaxed)
+        semaphore.wait()
+    }
+
+    func open(_ count: Int) {
+        for _ in 0..<count { semaphore.signal() }
+    }
+}
+
+private func gatedServer(workers: Int, eventLoops: Int, gate: Gate) throws -> TestServer {
+    try TestServer(
+        configuration: HTTPServerConfiguration(workers: workers, eventLoops: eventLoops),
+        inline: { request in
+            request.path == "/memory" ? HTTPResponse(status: 200, body: Array("from memory".utf8)) : nil
+        },
+        handler: { request in
+            gate.pass()
+            return HTTPResponse(status: 200, body: Array("handled \(request.path)".utf8))
+        })
+}
+
+@Test func answersFromMemoryWhileEveryHandlerThreadIsBlocked() throws {
+    let gate = Gate()
+    let test = try gatedServer(workers: 1, eventLoops: 1, gate: gate)
+    let port = test.port
+    let blocked = Mutex<Int?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let status = (try? RawHTTPClient.send(port: port, target: "/store", timeoutSeconds: 10).status) ?? -1
+        blocked.withLock { $0 = status }
+        finished.signal()
+    }
+    #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+    // The only handler thread is stuck and the only event loop has a suspended connection,
+    // yet a memory answer still goes out.
+    let fromMemory = try RawHTTPClient.send(port: port, target: "/memory")
+    #expect(fromMemory.status == 200)
+    #expect(String(decoding: fromMemory.body, as: UTF8.self) == "from memory")
+    gate.open(1)
+    finished.wait()
+    #expect(blocked.withLock { $0 } == 200)
+}
+
+@Test func moreRequestsThanHandlerThreadsQueueAndAreAllAnswered() throws {
+    let test = try TestServer(configuration: HTTPServerConfiguration(workers: 2, eventLoops: 1), delay: .milliseconds(20))
+    let statuses = onThreads(24) { index in
+        (try? RawHTTPClient.send(port: test.port, target: "/queued/\(index)", timeoutSeconds: 10).status) ?? -1
+    }
+    #expect(statuses.allSatisfy { $0 == 200 })
+    #expect(test.handled.count == 24)
+}
+
+@Test func aConnectionStaysAliveAcrossAnswersFromHandlerThreadsAndMemory() throws {
+    let test = try TestServer(
+        configuration: HTTPServerConfiguration(workers: 1, eventLoops: 1),
+        inline: { $0.path == "/memory" ? HTTPResponse(status: 204) : nil })
+    let connection = try RawHTTPConnection(port: test.port)
+    for target in ["/store/1", "/memory", "/store/2", "/store/3", "/memory"] {
+        try connection.write(RawHTTPRequest(target: target).encoded(closeConnection: false))
+        let response = try connection.readResponse()
+        #expect(response.status == (target == "/memory" ? 204 : 200), "\(target)")
+        #expect(response.header("connection")?.lowercased() != "close", "\(target)")
+    }
+    #expect(test.handled.map(\.path) == ["/store/1", "/store/2", "/store/3"])
+}
+
+@Test func stopWaitsForSuspendedRequestsAndRefusesNewOnesPastTheGrace() throws {
+    let gate = Gate()
+    let test = try gatedServer(workers: 1, eventLoops: 1, gate: gate)
+    let port = test.port
+    let keptAlive = try RawHTTPConnection(port: port)
+    try keptAlive.write(RawHTTPRequest(target: "/memory").encoded(closeConnection: false))
+    #expect(try keptAlive.readResponse().status == 200)
+    let first = Mutex<Int?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let status = (try? RawHTTPClient.send(port: port, target: "/store", timeoutSeconds: 10).status) ?? -1
+        first.withLock { $0 = status }
+        finished.signal()
+    }
+    #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+    let stopped = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        test.server.stop(graceSeconds: 0.2)
+        stopped.signal()
+    }
+    // Past the grace the server is draining its handler threads: a new request on a kept-alive
+    // connection is refused instead of queued behind them.
+    Thread.sleep(forTimeInterval: 0.5)
+    try keptAlive.write(RawHTTPRequest(target: "/store/late").encoded(closeConnection: false))
+    let late = try keptAlive.readResponse()
+    #expect(late.status == 503)
+    #expect(late.header("connection")?.lowercased() == "close")
+    gate.open(1)
+    finished.wait()
+    stopped.wait()
+    #expect(first.withLock { $0 } == 200)
+    #expect(test.server.inFlightRequests == 0)
+}
