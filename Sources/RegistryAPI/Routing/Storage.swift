@@ -39,7 +39,7 @@ struct Storage: Sendable {
     }
 
     func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws(RegistryError) -> SchemaVersion
+        throws(RegistryError) -> Publication
     {
         try run {
             try store.publish(application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
@@ -48,7 +48,7 @@ struct Storage: Sendable {
 
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+        once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
     ) throws(RegistryError) -> IdempotentPublish {
         try run {
             try store.publish(
@@ -71,7 +71,7 @@ struct Storage: Sendable {
         try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
     }
 
-    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [SchemaVersion] {
+    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [EarlierSchema] {
         try run { try store.distinctLiveSchemas(application: application, attributesType: attributesType) }
     }
 
