@@ -107,6 +107,15 @@ import TestSupport
             == [SHA256.hash(text.utf8), SHA256.hash(Self.a.utf8)])
     }
 
+    @Test func thePublishStatementIsNotPlannedAgainOnEveryCall() throws {
+        let f = try Fixture(poolSize: 1)
+        for index in 0..<8 { try f.publish("Plan\(index % 3)", .nextFree, index % 2 == 0 ? Self.a : Self.b) }
+        let plans = PGStatement(
+            "test_publish_plans", "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1::text")
+        let row = try f.pool.withConnection { try $0.execute(plans, ["store_publish_next_free"]).rows[0] }
+        #expect(row.values == ["8", "0"])
+    }
+
     @Test func aResponseThatThrowsWritesNothing() throws {
         let f = try Fixture()
         try f.publish("Veto", .nextFree, Self.a)

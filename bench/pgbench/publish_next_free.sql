@@ -2,7 +2,8 @@
 -- and read the earlier distinct live texts), on a random type among the first :ntypes (1 = one hot
 -- type). bench/run.sh passes -D app=<application id> -D ntypes=<types> -D schema=<the schema text the
 -- wrk publish scripts send> -D utc_format='YYYY-MM-DD"T"HH24:MI:SS"Z"' (a variable because pgbench
--- would take :MI and :SS inside the literal for variables).
+-- would take :MI and :SS inside the literal for variables), and runs pgbench with the service's
+-- session settings (PGOPTIONS: plan_cache_mode=force_generic_plan).
 -- pgbench has no string variables, so the type name expression stands wherever the service has $2.
 \set t random(0, :ntypes - 1)
 \set d :t % 20 + 1
