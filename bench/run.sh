@@ -239,6 +239,9 @@ measure() { # LABEL RUN SERVER_PID METRICS_URL -- COMMAND…
     fi
 }
 wrk_cmd=(wrk "-t$threads" "-c$connections" "-d${duration}s" --latency)
+# pgbench sessions get the settings every service session starts with (PGConnection.connect),
+# so the baselines run the service's SQL the way the service runs it.
+service_session_options="-c plan_cache_mode=force_generic_plan"
 pgbench_run() { # LABEL RUN SCRIPT -D…
     local label=$1 run=$2 script=$3
     shift 3
@@ -247,7 +250,7 @@ pgbench_run() { # LABEL RUN SCRIPT -D…
     "$python" "$bench_dir/measure.py" run --kind pgbench --label "$label" --run "$run" --out "$work/results/$label.$run.json" \
         --server-pid "$postmaster_pid" --pg-pid "$postmaster_pid" --pgbench-log-dir "$work/pglog" \
         --pg-stats "$(pg_stats_for "$label")" -- \
-        "${as_pg[@]}" "$pg_bindir/pgbench" -h "$STACK_PG_SOCKET_DIR" -p "$STACK_PG_PORT" -U postgres -n \
+        "${as_pg[@]}" env PGOPTIONS="$service_session_options" "$pg_bindir/pgbench" -h "$STACK_PG_SOCKET_DIR" -p "$STACK_PG_PORT" -U postgres -n \
         -c "$connections" -j "$threads" -M prepared -T "$duration" -f "$work/pglog/$script" \
         -l --log-prefix="$work/pglog/pgbench_log" --sampling-rate=0.1 -D 'utc_format=YYYY-MM-DD"T"HH24:MI:SS"Z"' \
         "$@" schema_registry

@@ -50,12 +50,19 @@ public final class PGConnection {
         PQsetNoticeProcessor(raw, { _, _ in }, nil)
         let connection = PGConnection(handle: raw, config: config)
         do {
-            try connection.applyStatementTimeout(config.statementTimeout)
+            try connection.simpleQuery(
+                "SET statement_timeout = \(config.statementTimeout.wholeMilliseconds); SET plan_cache_mode = \(planCacheMode)")
         } catch {
             throw PGError(kind: .connectionFailed, sqlState: error.sqlState, debugDetail: error.debugDetail)
         }
         return connection
     }
+
+    /// Every statement of the service finds its rows through an index keyed by its parameters,
+    /// so one plan fits all values. Left to choose, the server may instead plan a statement
+    /// afresh on every execution when the parameter values look cheaper than its generic plan
+    /// (it did for the publish statement: planning it cost more than running it).
+    static let planCacheMode = "force_generic_plan"
 
     /// False once the session is known to be unusable; the pool then drops it.
     public var isUsable: Bool { !broken && PQstatus(handle) == CONNECTION_OK }

@@ -9,36 +9,44 @@ extension PostgresSchemaStore {
         }
     }
 
-    /// Claim, publish and record in one transaction. A concurrent request with the same key
-    /// blocks on the claim's unique index until this one commits (then reads its answer) or
-    /// rolls back (then claims the key itself), so a key never publishes twice.
+    /// Claim, publish, check and record in one transaction. A concurrent request with the same
+    /// key blocks on the claim's unique index until this one commits (then reads its answer) or
+    /// rolls back (then claims the key itself), so a key never publishes twice. Without a claim
+    /// the transaction only lets `response` veto the publish.
     public func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+        once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish {
         let (statement, parameters) = try Self.publishStatement(application: application, attributesType: attributesType,
                                                             version: version, jsonSchema: jsonSchema)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
             try connection.transaction {
-                _ = try connection.execute(Self.dropExpiredKey, [claim.accountID, claim.key])
-                let claimed = try connection.execute(Self.claimKey, [claim.accountID, claim.key, PGBytea(claim.requestHash)])
-                guard !claimed.rows.isEmpty else {
-                    guard let row = try connection.execute(Self.readKey, [claim.accountID, claim.key]).rows.first else {
-                        throw RegistryError.internal("idempotency key vanished while claimed")
-                    }
-                    guard try row.bytea(0) == claim.requestHash else { throw IdempotencyKey.mismatch(claim.key) }
-                    return .replayed(body: Array(try row.string(1).utf8))
-                }
-                let schema = try Self.published(
-                    connection.execute(statement, parameters).rows.first, application: application,
+                if let claim, let replayed = try Self.claim(claim, on: connection) { return replayed }
+                let publication = try Self.publication(
+                    connection.execute(statement, parameters).rows, application: application,
                     attributesType: attributesType, jsonSchema: jsonSchema)
-                let body = response(schema)
-                _ = try connection.execute(
-                    Self.recordResponse, [claim.accountID, claim.key, String(decoding: body, as: UTF8.self)])
-                return .published(schema, body: body)
+                let body = try response(publication)
+                if let claim {
+                    _ = try connection.execute(
+                        Self.recordResponse, [claim.accountID, claim.key, String(decoding: body, as: UTF8.self)])
+                }
+                return .published(publication.schema, body: body)
             }
         }
+    }
+
+    /// Claims the key inside the caller's transaction. Nil when it is now ours; otherwise the
+    /// answer recorded under it (the same body) or a 409 (another body).
+    private static func claim(_ claim: IdempotencyClaim, on connection: PGConnection) throws -> IdempotentPublish? {
+        _ = try connection.execute(dropExpiredKey, [claim.accountID, claim.key])
+        let claimed = try connection.execute(claimKey, [claim.accountID, claim.key, PGBytea(claim.requestHash)])
+        guard claimed.rows.isEmpty else { return nil }
+        guard let row = try connection.execute(readKey, [claim.accountID, claim.key]).rows.first else {
+            throw RegistryError.internal("idempotency key vanished while claimed")
+        }
+        guard try row.bytea(0) == claim.requestHash else { throw IdempotencyKey.mismatch(claim.key) }
+        return .replayed(body: Array(try row.string(1).utf8))
     }
 
     /// Removes keys older than 24 hours; the service calls it periodically.

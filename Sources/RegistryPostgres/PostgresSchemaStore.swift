@@ -31,15 +31,16 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
+    /// One statement in its own transaction: one round trip and one commit per publish.
     public func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws -> SchemaVersion
+        throws -> Publication
     {
         let (statement, parameters) = try Self.publishStatement(
             application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
-            try Self.published(
-                connection.execute(statement, parameters).rows.first, application: application,
+            try Self.publication(
+                connection.execute(statement, parameters).rows, application: application,
                 attributesType: attributesType, jsonSchema: jsonSchema)
         }
     }
@@ -64,19 +65,6 @@ public struct PostgresSchemaStore: SchemaStore {
         case .nextFree: return .alreadyExists("attributesType \"\(attributesType)\": the next version already exists")
         case .explicit(let number): return .alreadyExists("attributesType \"\(attributesType)\" version \(number) already exists")
         }
-    }
-
-    /// The version a publish statement returned; no row means the counter is at the ceiling
-    /// (only next-free can return none).
-    static func published(_ row: PGRow?, application: Application, attributesType: String, jsonSchema: String) throws
-        -> SchemaVersion
-    {
-        guard let row else {
-            throw RegistryError.invalidArgument("no version is free for attributesType \"\(attributesType)\"")
-        }
-        return SchemaVersion(
-            applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
-            jsonSchema: jsonSchema, created: try row.string(1))
     }
 
     public func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {
@@ -141,21 +129,24 @@ public struct PostgresSchemaStore: SchemaStore {
     /// Next free version in one statement. The upsert creates or locks the type's high-water row
     /// (a row lock exists even for a type's very first version, unlike SELECT … FOR UPDATE) and
     /// returns the number to use; at the ceiling its WHERE fails, no row comes back, nothing is
-    /// inserted. Deleted versions keep their numbers because the counter never goes down.
+    /// inserted. Deleted versions keep their numbers because the counter never goes down. The
+    /// same statement reads the earlier texts to compare with (`publishedAndEarlier`).
     static let publishNextFree = PGStatement(
         "store_publish_next_free",
         """
-        WITH counter AS (
+        WITH RECURSIVE counter AS (
             INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
             VALUES ($1::bigint, $2::text, 1)
             ON CONFLICT (application_id, attributes_type)
             DO UPDATE SET last_version = c.last_version + 1
             WHERE c.last_version < 2147483647
             RETURNING last_version
-        )
-        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
-        SELECT $1::bigint, $2::text, last_version, $3::text FROM counter
-        RETURNING version, \(SQLText.utc("created"))
+        ), inserted AS (
+            INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
+            SELECT $1::bigint, $2::text, last_version, $3::text FROM counter
+            RETURNING version, created, schema_sha256
+        ), \(distinctHashes)
+        \(publishedAndEarlier)
         """)
 
     /// Explicit version: locks the same high-water row first (raising it when this version is
@@ -164,16 +155,18 @@ public struct PostgresSchemaStore: SchemaStore {
     static let publishExplicit = PGStatement(
         "store_publish_explicit",
         """
-        WITH counter AS (
+        WITH RECURSIVE counter AS (
             INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
             VALUES ($1::bigint, $2::text, $3::integer)
             ON CONFLICT (application_id, attributes_type)
             DO UPDATE SET last_version = GREATEST(c.last_version, EXCLUDED.last_version)
             RETURNING last_version
-        )
-        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
-        SELECT $1::bigint, $2::text, $3::integer, $4::text FROM counter
-        RETURNING version, \(SQLText.utc("created"))
+        ), inserted AS (
+            INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
+            SELECT $1::bigint, $2::text, $3::integer, $4::text FROM counter
+            RETURNING version, created, schema_sha256
+        ), \(distinctHashes)
+        \(publishedAndEarlier)
         """)
 
     static let getVersion = PGStatement(

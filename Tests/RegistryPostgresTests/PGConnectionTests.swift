@@ -107,6 +107,16 @@ import TestSupport
         #expect(throws: PGError.self) { try connection.simpleQuery("SELECT pg_sleep(1)") }
     }
 
+    @Test func preparedStatementsKeepOneGenericPlan() throws {
+        let (_, url) = try database()
+        let connection = try PGConnection.connect(PostgresConfig(databaseURL: url))
+        let next = PGStatement("test_next", "SELECT $1::integer + 1")
+        for value in 1...8 { #expect(try connection.execute(next, [Int32(value)]).rows[0].values[0] == String(value + 1)) }
+        let plans = PGStatement(
+            "test_plans", "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1::text")
+        #expect(try connection.execute(plans, ["test_next"]).rows[0].values == ["8", "0"])
+    }
+
     @Test func transactionsCommitOrRollBack() throws {
         let (_, url) = try database()
         let connection = try PGConnection.connect(PostgresConfig(databaseURL: url))

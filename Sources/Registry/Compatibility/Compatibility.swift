@@ -17,10 +17,12 @@ public enum Compatibility {
         problems(from: FormBuilder.form(for: old), oldVersion: oldVersion, to: FormBuilder.form(for: new))
     }
 
-    /// The problems of `new` against every earlier version, oldest first, then by path.
+    /// The problems of `new` against every earlier version, oldest first, then by path. With
+    /// no earlier version, no form is built.
     public static func report(for new: SchemaDocument, against earlier: [(version: Int32, document: SchemaDocument)])
         -> CompatibilityReport
     {
+        guard !earlier.isEmpty else { return CompatibilityReport(problems: []) }
         let newForm = FormBuilder.form(for: new)
         let found = earlier.sorted { $0.version < $1.version }.flatMap { old in
             problems(from: FormBuilder.form(for: old.document), oldVersion: old.version, to: newForm)

@@ -14,17 +14,20 @@ public protocol SchemaStore: Sendable {
     /// The applications of an account, ordered by code.
     func applications(accountID: Int64) throws -> [Application]
 
-    /// Publishes a version. Throws `.alreadyExists` when the (type, version) pair was ever
+    /// Publishes a version and returns it with the earlier live texts to compare it with, in
+    /// one atomic step. Throws `.alreadyExists` when the (type, version) pair was ever
     /// published (deleted versions included) and `.invalidArgument` when no version is free.
     func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
-        -> SchemaVersion
+        -> Publication
 
-    /// Publishes at most once per `claim`: in one transaction it claims the key, publishes, and
-    /// records `response(version)` under the key. A concurrent or later request with the same
-    /// key and body gets `.replayed` with that response; another body is a 409.
+    /// Publishes in one transaction that commits only if `response(publication)` returns: when
+    /// it throws (an incompatible schema under `requireCompatible`), nothing is written. With a
+    /// `claim`, publishes at most once per key: the key is claimed in the same transaction and
+    /// the response recorded under it, so a concurrent or later request with the same key and
+    /// body gets `.replayed` with that response; another body is a 409.
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+        once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish
 
     /// The response recorded under an account's key in the last 24 hours, if any.
@@ -39,9 +42,10 @@ public protocol SchemaStore: Sendable {
         -> [SchemaVersion]
 
     /// The live versions of a type with distinct schema texts: for each text, its oldest live
-    /// version. Compatibility compares a new version with these; identical earlier versions
-    /// would only repeat the same findings.
-    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [SchemaVersion]
+    /// version, oldest first. Compatibility compares a new version with these; identical earlier
+    /// versions would only repeat the same findings. The cost grows with the number of distinct
+    /// texts, not of versions.
+    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema]
 
     /// Deletes one live version for good. Returns false when it was unknown or already deleted.
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool

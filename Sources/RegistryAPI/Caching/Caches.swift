@@ -7,10 +7,13 @@ public struct CacheSettings: Sendable {
     /// Seconds a token or application lookup may be served from memory; 0 disables. Token
     /// revocation reaches a replica within this bound even if its notification is lost.
     public var lookupSeconds: Double
+    /// Estimated memory for validated schema documents, which publishing reuses; 0 disables.
+    public var documentBytes: Int
 
-    public init(responseBytes: Int = 0, lookupSeconds: Double = 0) {
+    public init(responseBytes: Int = 0, lookupSeconds: Double = 0, documentBytes: Int = 8 << 20) {
         self.responseBytes = responseBytes
         self.lookupSeconds = lookupSeconds
+        self.documentBytes = documentBytes
     }
 }
 
@@ -32,9 +35,12 @@ final class Caches: Sendable {
     let responses: ResponseCache
     let accounts: ExpiringCache<DigestKey, Int64>
     let applications: ExpiringCache<String, Application>
+    /// Content-addressed, so no notification ever needs to touch it.
+    let documents: SchemaDocumentCache
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
+        documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
         accounts = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
     }

@@ -1,22 +1,36 @@
 import Registry
 
-/// What Create and `:validate` both learn about a submitted schema before anything is
-/// written: the validated document, its compatibility with earlier live versions of the type,
-/// and warnings (a worst-case start payload that cannot fit APNs' 4 KB).
+/// What Create and `:validate` both learn about a submitted schema: the validated document,
+/// its compatibility with earlier live versions of the type, and warnings (a worst-case start
+/// payload that cannot fit APNs' 4 KB). Create learns the earlier versions from its publish
+/// statement, so the review is made after the insert (and before the commit when it may veto).
 struct PublishReview {
     let document: SchemaDocument
     let compatibility: CompatibilityReport
     let warnings: [JSONValue]
 
+    /// The dry run: validates the text, then reads the earlier texts itself.
     init(_ request: PublishRequest, application: Application, store: Storage) throws(RegistryError) {
-        document = try SchemaRules.validate(request.jsonSchema)
-        var earlier: [(version: Int32, document: SchemaDocument)] = []
-        for schema in try store.distinctLiveSchemas(application: application, attributesType: request.attributesType) {
+        let submitted = try store.caches.documents.validated(request.jsonSchema)
+        let earlier = try store.distinctLiveSchemas(application: application, attributesType: request.attributesType)
+        try self.init(request, submitted, earlier: earlier, documents: store.caches.documents)
+    }
+
+    /// The review of `submitted` against `earlier` (as the publish statement returned them, or
+    /// as the dry run read them). A text identical to the submitted one is compatible with no
+    /// findings, so it is not compared; one that no longer passes the rules is skipped. Throws
+    /// the 409 of `requireCompatible`.
+    init(_ request: PublishRequest, _ submitted: ValidatedSchema, earlier: [EarlierSchema], documents: SchemaDocumentCache)
+        throws(RegistryError)
+    {
+        document = submitted.document
+        var compared: [(version: Int32, document: SchemaDocument)] = []
+        for schema in earlier where schema.contentHash != submitted.contentHash {
             if case .explicit(let version) = request.version, schema.version >= version { continue }
-            guard let old = try? SchemaRules.validate(schema.jsonSchema) else { continue }
-            earlier.append((schema.version, old))
+            guard let old = try? documents.document(schema.jsonSchema, contentHash: schema.contentHash) else { continue }
+            compared.append((schema.version, old))
         }
-        compatibility = Compatibility.report(for: document, against: earlier)
+        compatibility = Compatibility.report(for: document, against: compared)
         if request.requireCompatible, !compatibility.isCompatible {
             let findings = compatibility.problems.map { "\($0.path) (\($0.problem), against version \($0.version))" }
             throw .alreadyExists(

@@ -38,28 +38,41 @@ enum SchemaHandlers {
         }
     }
 
+    /// Schema rules are checked before anything is written; the compatibility report comes
+    /// from the rows the publish statement read. A plain publish is that one statement; an
+    /// idempotent one, or one that `requireCompatible` may veto, runs in a transaction that
+    /// commits only after the review.
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
             try IdempotencyKey.validate(header)
         }
         let application = try call.application(code: request.applicationCode)
-        guard let key, let accountID = call.accountID else {
-            let review = try PublishReview(request, application: application, store: call.store)
-            let schema = try call.store.publish(
+        var claim: IdempotencyClaim?
+        if let key, let accountID = call.accountID {
+            let keyClaim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
+            if let stored = try call.store.storedResponse(accountID: accountID, idempotencyKey: key) {
+                return try replay(stored, claim: keyClaim)
+            }
+            claim = keyClaim
+        }
+        let submitted = try call.caches.documents.validated(request.jsonSchema)
+        let review = { (publication: Publication) throws(RegistryError) in
+            try PublishReview(request, submitted, earlier: publication.earlier, documents: call.caches.documents)
+                .response(for: publication.schema)
+        }
+        guard claim != nil || request.requireCompatible else {
+            let publication = try call.store.publish(
                 application: application, attributesType: request.attributesType, version: request.version,
                 jsonSchema: request.jsonSchema)
             call.metrics.recordPublished()
-            return JSONResponse.make(review.response(for: schema))
+            return JSONResponse.make(try review(publication))
         }
-        let claim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
-        if let stored = try call.store.storedResponse(accountID: accountID, idempotencyKey: key) {
-            return try replay(stored, claim: claim)
-        }
-        let review = try PublishReview(request, application: application, store: call.store)
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, once: claim, response: { JSONResponse.body(review.response(for: $0)) })
+            jsonSchema: request.jsonSchema, once: claim, response: { publication throws(RegistryError) in
+                JSONResponse.body(try review(publication))
+            })
         switch outcome {
         case .published(_, let body):
             call.metrics.recordPublished()

@@ -7,17 +7,17 @@ struct NoStore: SchemaStore {
     func application(code: String) throws -> Application? { throw unavailable() }
     func applications(accountID: Int64) throws -> [Application] { throw unavailable() }
     func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
-        -> SchemaVersion
+        -> Publication
     { throw unavailable() }
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+        once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish { throw unavailable() }
     func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? { throw unavailable() }
     func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? { throw unavailable() }
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
     { throw unavailable() }
-    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [SchemaVersion] { throw unavailable() }
+    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema] { throw unavailable() }
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool { throw unavailable() }
 }

@@ -57,7 +57,7 @@ struct Storage: Sendable {
     }
 
     func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws(RegistryError) -> SchemaVersion
+        throws(RegistryError) -> Publication
     {
         try run {
             try store.publish(application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
@@ -66,7 +66,7 @@ struct Storage: Sendable {
 
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim, response: (SchemaVersion) -> [UInt8]
+        once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
     ) throws(RegistryError) -> IdempotentPublish {
         try run {
             try store.publish(
@@ -89,7 +89,7 @@ struct Storage: Sendable {
         try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
     }
 
-    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [SchemaVersion] {
+    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [EarlierSchema] {
         try run { try store.distinctLiveSchemas(application: application, attributesType: attributesType) }
     }
 

@@ -1,0 +1,51 @@
+import Registry
+
+/// A schema text that passed the schema rules, with the SHA-256 of its UTF-8 bytes (the same
+/// hash the database stores as `schema_sha256`).
+struct ValidatedSchema: Sendable {
+    let document: SchemaDocument
+    let contentHash: [UInt8]
+}
+
+/// Validated schema documents by the SHA-256 of their text, so that publishing does not parse
+/// and validate the same texts again and again: a type's earlier texts on every publish, and
+/// texts that clients publish over and over.
+///
+/// Content-addressed: a text's document never changes, so an entry can never be stale, on this
+/// replica or any other, whatever is published or deleted meanwhile. Which versions exist is
+/// never cached here; that always comes from the database. Bounded by an estimate of the
+/// documents' memory, least recently used first out.
+final class SchemaDocumentCache: Sendable {
+    /// A document holds several times its text in memory (a tree of small values and strings);
+    /// an estimate is enough to keep the cache bounded.
+    static let bytesPerTextByte = 8
+
+    private let documents: ByteBoundedCache<[UInt8], SchemaDocument>
+
+    /// - Parameter capacityBytes: estimated memory for documents; 0 disables the cache.
+    init(capacityBytes: Int) {
+        documents = ByteBoundedCache(capacityBytes: capacityBytes)
+    }
+
+    /// `text` checked against the schema rules (400 when it breaks one), hashed first so a text
+    /// seen before is not parsed again.
+    func validated(_ text: String) throws(RegistryError) -> ValidatedSchema {
+        let hash = SHA256.hash(text.utf8)
+        return ValidatedSchema(document: try document(text, contentHash: hash), contentHash: hash)
+    }
+
+    /// The document of `text`, whose SHA-256 the caller knows (from the database): validated
+    /// on first use only. Texts that break the rules are not remembered.
+    func document(_ text: String, contentHash: [UInt8]) throws(RegistryError) -> SchemaDocument {
+        if let document = documents.value(for: contentHash) { return document }
+        let document = try SchemaRules.validate(text)
+        documents.insert(document, for: contentHash, cost: text.utf8.count * Self.bytesPerTextByte)
+        return document
+    }
+
+    /// Estimated bytes held and entries, for tests and metrics.
+    var statistics: (bytes: Int, entries: Int) {
+        let statistics = documents.statistics
+        return (statistics.bytes, statistics.entries)
+    }
+}

@@ -1,0 +1,149 @@
+import Registry
+import RegistryPostgres
+import Testing
+import TestSupport
+
+/// The earlier texts a publish is compared with: each distinct live text once, at its oldest
+/// live version, read by the publish statement itself (and by the dry run's read).
+@Suite struct EarlierSchemasTests {
+    static let a = #"{"type":"object","properties":{"a":{"type":"string"}}}"#
+    static let b = #"{"type":"object","properties":{"b":{"type":"string"}}}"#
+    static let c = #"{"type":"object","properties":{"c":{"type":"string"}}}"#
+
+    /// Inserts `count` versions of one text after the type's highest, in one statement (as
+    /// a long-lived type would have accumulated them).
+    static let bulkVersions = PGStatement(
+        "test_bulk_versions",
+        """
+        WITH counter AS (
+            INSERT INTO schema_version_counters (application_id, attributes_type, last_version)
+            VALUES ($1::bigint, $2::text, $3::integer)
+            ON CONFLICT (application_id, attributes_type) DO UPDATE SET last_version = schema_version_counters.last_version + $3::integer
+            RETURNING last_version
+        )
+        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
+        SELECT $1::bigint, $2::text, version, $4::text
+        FROM counter, generate_series(last_version - $3::integer + 1, last_version) AS version
+        """)
+
+    func bulk(_ f: Fixture, _ type: String, _ count: Int32, _ text: String) throws {
+        try f.pool.withConnection { connection in
+            _ = try connection.execute(Self.bulkVersions, [f.application.id, type, count, text])
+        }
+    }
+
+    func earlier(_ publication: Publication) -> [Int32: String] {
+        Dictionary(uniqueKeysWithValues: publication.earlier.map { ($0.version, $0.jsonSchema) })
+    }
+
+    @Test func thousandsOfIdenticalVersionsPlusAFewDistinctOnesAreEachReturnedOnce() throws {
+        let f = try Fixture()
+        try f.publish("Busy", .nextFree, Self.a)
+        try bulk(f, "Busy", 5_000, Self.b)
+        try f.publish("Busy", .nextFree, Self.a)
+        try bulk(f, "Busy", 3_000, Self.a)
+        let publication = try f.store.publish(application: f.application, attributesType: "Busy", version: .nextFree, jsonSchema: Self.c)
+        #expect(publication.schema.version == 8_003)
+        #expect(publication.earlier.map(\.version) == [1, 2])
+        #expect(earlier(publication) == [1: Self.a, 2: Self.b])
+        let read = try f.store.distinctLiveSchemas(application: f.application, attributesType: "Busy")
+        #expect(read.map(\.version) == [1, 2, 8_003])
+    }
+
+    @Test func theTextBeingPublishedIsNotAmongTheEarlierOnes() throws {
+        let f = try Fixture()
+        try f.publish("Same", .nextFree, Self.a)
+        try f.publish("Same", .nextFree, Self.b)
+        let publication = try f.store.publish(application: f.application, attributesType: "Same", version: .nextFree, jsonSchema: Self.a)
+        #expect(earlier(publication) == [2: Self.b])
+    }
+
+    @Test func firstVersionHasNothingEarlier() throws {
+        let f = try Fixture()
+        let publication = try f.store.publish(application: f.application, attributesType: "New", version: .nextFree, jsonSchema: Self.a)
+        #expect(publication.schema.version == 1)
+        #expect(publication.earlier.isEmpty)
+    }
+
+    @Test func deletedVersionsAreExcludedAndATextKeepsItsOldestLiveVersion() throws {
+        let f = try Fixture()
+        try f.publish("Gone", .nextFree, Self.a)
+        try f.publish("Gone", .nextFree, Self.b)
+        try f.publish("Gone", .nextFree, Self.a)
+        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 1))
+        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 2))
+        let publication = try f.store.publish(application: f.application, attributesType: "Gone", version: .nextFree, jsonSchema: Self.c)
+        #expect(earlier(publication) == [3: Self.a])
+        #expect(try f.store.distinctLiveSchemas(application: f.application, attributesType: "Gone").map(\.version) == [3, 4])
+    }
+
+    @Test func explicitVersionIsComparedOnlyWithLowerVersions() throws {
+        let f = try Fixture()
+        try f.publish("Gap", .explicit(2), Self.a)
+        try f.publish("Gap", .explicit(9), Self.b)
+        try f.publish("Gap", .explicit(12), Self.a)
+        let publication = try f.store.publish(application: f.application, attributesType: "Gap", version: .explicit(5), jsonSchema: Self.c)
+        #expect(publication.schema.version == 5)
+        #expect(earlier(publication) == [2: Self.a])
+    }
+
+    @Test func otherTypesAndApplicationsAreNotEarlier() throws {
+        let f = try Fixture()
+        try f.publish("Mine", .nextFree, Self.a)
+        try f.publish("Other", .nextFree, Self.b)
+        let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
+        _ = try f.store.publish(application: other, attributesType: "Mine", version: .nextFree, jsonSchema: Self.c)
+        let publication = try f.store.publish(application: f.application, attributesType: "Mine", version: .nextFree, jsonSchema: Self.b)
+        #expect(earlier(publication) == [1: Self.a])
+    }
+
+    @Test func contentHashIsTheSHA256OfTheTextBytes() throws {
+        let f = try Fixture()
+        let text = "{\"type\":\"object\",\"title\":\"Gate \u{00FC} \u{2708}\u{FE0F}\"}"
+        try f.publish("Hash", .nextFree, text)
+        let publication = try f.store.publish(application: f.application, attributesType: "Hash", version: .nextFree, jsonSchema: Self.a)
+        #expect(publication.earlier.map(\.contentHash) == [SHA256.hash(text.utf8)])
+        #expect(try f.store.distinctLiveSchemas(application: f.application, attributesType: "Hash").map(\.contentHash)
+            == [SHA256.hash(text.utf8), SHA256.hash(Self.a.utf8)])
+    }
+
+    @Test func thePublishStatementIsNotPlannedAgainOnEveryCall() throws {
+        let f = try Fixture(poolSize: 1)
+        for index in 0..<8 { try f.publish("Plan\(index % 3)", .nextFree, index % 2 == 0 ? Self.a : Self.b) }
+        let plans = PGStatement(
+            "test_publish_plans", "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1::text")
+        let row = try f.pool.withConnection { try $0.execute(plans, ["store_publish_next_free"]).rows[0] }
+        #expect(row.values == ["8", "0"])
+    }
+
+    @Test func aResponseThatThrowsWritesNothing() throws {
+        let f = try Fixture()
+        try f.publish("Veto", .nextFree, Self.a)
+        #expect(throws: RegistryError.alreadyExists("vetoed")) {
+            try f.store.publish(
+                application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, once: nil,
+                response: { publication in
+                    #expect(publication.schema.version == 2)
+                    throw RegistryError.alreadyExists("vetoed")
+                })
+        }
+        #expect(try f.store.list(application: f.application, attributesType: "Veto", after: nil, limit: nil).map(\.version) == [1])
+        #expect(try f.publish("Veto", .nextFree, Self.b).version == 2)
+    }
+
+    @Test func aTransactionalPublishReturnsTheEarlierTextsToo() throws {
+        let f = try Fixture()
+        try f.publish("Tx", .nextFree, Self.a)
+        var seen: [EarlierSchema] = []
+        let outcome = try f.store.publish(
+            application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, once: nil,
+            response: { publication in
+                seen = publication.earlier
+                return Array("ok".utf8)
+            })
+        guard case .published(let schema, let body) = outcome else { Issue.record("not published: \(outcome)"); return }
+        #expect(schema.version == 2)
+        #expect(body == Array("ok".utf8))
+        #expect(seen.map(\.version) == [1])
+    }
+}
