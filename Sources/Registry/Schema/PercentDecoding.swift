@@ -3,9 +3,9 @@
 /// included), make the whole input invalid instead of being passed through.
 public enum PercentDecoding {
     /// The decoded string, or nil when the encoding or the UTF-8 it yields is invalid.
-    public static func decode(_ input: some StringProtocol) -> String? {
+    public static func decode(_ input: String) -> String? {
         // Most inputs have nothing to decode, and a Swift string is valid UTF-8 already.
-        if !input.utf8.contains(UInt8(ascii: "%")) { return String(input) }
+        if !input.utf8.contains(UInt8(ascii: "%")) { return input }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(input.utf8.count)
         var iterator = input.utf8.makeIterator()

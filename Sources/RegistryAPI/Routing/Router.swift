@@ -25,7 +25,9 @@ struct Router: Sendable {
 
     func match(method: String, path: String) -> Outcome {
         guard path.hasPrefix("/") else { return .notFound }
-        let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        // Split as bytes: splitting by Character would walk grapheme clusters for nothing.
+        let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+            .map { Substring($0) }
         var allowed: [String] = []
         for route in routes {
             guard let parameters = route.template.match(segments) else { continue }
@@ -71,7 +73,7 @@ struct PathTemplate: Sendable {
                     guard piece.hasSuffix(action) else { return nil }
                     parameters[name] = String(piece.dropLast(action.count))
                 } else {
-                    if index == segments.count - 1, piece.contains(":") { return nil }
+                    if index == segments.count - 1, piece.utf8.contains(UInt8(ascii: ":")) { return nil }
                     parameters[name] = String(piece)
                 }
             }
