@@ -72,7 +72,7 @@ public struct PostgresSchemaStore: SchemaStore {
             try connection.execute(Self.getVersion, [application.id, attributesType, version]).rows.first.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: attributesType, version: version,
-                    jsonSchema: try row.string(0), created: try row.string(1))
+                    jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2))
             }
         }
     }
@@ -172,7 +172,7 @@ public struct PostgresSchemaStore: SchemaStore {
     static let getVersion = PGStatement(
         "store_get_version",
         """
-        SELECT json_schema, \(SQLText.utc("created"))
+        SELECT json_schema, \(SQLText.utc("created")), schema_sha256
         FROM schema_versions
         WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = $3::integer
           AND deleted_at IS NULL

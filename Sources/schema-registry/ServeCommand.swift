@@ -30,7 +30,8 @@ enum ServeCommand {
             store: store, logger: logger, metrics: metrics, operations: operations,
             operationalRoutes: configuration.adminListen == nil,
             caching: CacheSettings(
-                responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds)))
+                responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds),
+                entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)"))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],

@@ -23,6 +23,30 @@ import TestSupport
         }
     }
 
+    @Test func tagsComeFromTheStoredContentHashSoCachedAndUncachedReplicasAgree() throws {
+        let database = try TestPostgres.shared.makeDatabase()
+        let cached = try TestRegistry(databaseURL: database, caching: CacheSettings(responseBytes: 1 << 20, entityTagSalt: "build 1"))
+        let uncached = try TestRegistry(databaseURL: database, caching: CacheSettings(responseBytes: 0, entityTagSalt: "build 1"))
+        let nextBuild = try TestRegistry(databaseURL: database, caching: CacheSettings(responseBytes: 0, entityTagSalt: "build 2"))
+        defer { cached.stop(); uncached.stop(); nextBuild.stop() }
+        let tenant = try cached.makeTenant()
+        let on = { (registry: TestRegistry) in
+            Tenant(port: registry.port, code: tenant.code, token: tenant.token, accountID: tenant.accountID, tokenID: tenant.tokenID)
+        }
+        _ = try tenant.publish("Hashed", SchemaAPITests.flight)
+        func tag(_ registry: TestRegistry, _ path: String) throws -> String {
+            try #require(try on(registry).request("GET", "\(path)?application=\(tenant.code)").header("ETag"))
+        }
+        let version1 = "/api/live_activity_schemas/Hashed/1"
+        for path in [version1, version1 + "/form"] {
+            #expect(try tag(cached, path) == tag(uncached, path))
+            #expect(try tag(cached, path) == tag(cached, path))
+            // Another build may render other bytes: it must never answer 304 for the old ones.
+            #expect(try tag(cached, path) != tag(nextBuild, path))
+        }
+        #expect(try tag(cached, version1) != tag(cached, version1 + "/form"))
+    }
+
     @Test func deleteOnOneReplicaInvalidatesTheCacheOfAnother() throws {
         let database = try TestPostgres.shared.makeDatabase()
         let a = try TestRegistry(databaseURL: database)

@@ -6,7 +6,7 @@
 \set t random(0, :ntypes - 1)
 \set v random(1, 5)
 \set d :t % 20 + 1
-SELECT json_schema, to_char(created AT TIME ZONE 'UTC', :utc_format::text)
+SELECT json_schema, to_char(created AT TIME ZONE 'UTC', :utc_format::text), schema_sha256
 FROM schema_versions
 WHERE application_id = :app::bigint
   AND attributes_type = (ARRAY['FoodDelivery', 'Flight', 'SportsScore', 'RideHailing', 'Workout',

@@ -45,13 +45,26 @@ public struct SchemaVersion: Sendable, Equatable {
     public let jsonSchema: String
     /// RFC 3339 UTC, e.g. `2026-09-01T10:00:00Z`.
     public let created: String
+    /// SHA-256 of `jsonSchema`'s UTF-8 bytes, when the store read it along (stores keep it so
+    /// that nobody has to hash the text again, e.g. for an `ETag`).
+    public let contentHash: [UInt8]?
 
-    public init(applicationCode: String, attributesType: String, version: Int32, jsonSchema: String, created: String) {
+    public init(
+        applicationCode: String, attributesType: String, version: Int32, jsonSchema: String, created: String,
+        contentHash: [UInt8]? = nil
+    ) {
         self.applicationCode = applicationCode
         self.attributesType = attributesType
         self.version = version
         self.jsonSchema = jsonSchema
         self.created = created
+        self.contentHash = contentHash
+    }
+
+    /// The same version whether or not its hash was read along.
+    public static func == (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {
+        lhs.applicationCode == rhs.applicationCode && lhs.attributesType == rhs.attributesType && lhs.version == rhs.version
+            && lhs.jsonSchema == rhs.jsonSchema && lhs.created == rhs.created
     }
 }
 

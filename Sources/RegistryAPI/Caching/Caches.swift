@@ -9,11 +9,14 @@ public struct CacheSettings: Sendable {
     public var lookupSeconds: Double
     /// Estimated memory for validated schema documents, which publishing reuses; 0 disables.
     public var documentBytes: Int
+    /// Names the build in every version and form `ETag` (see `EntityTag.derived`).
+    public var entityTagSalt: String
 
-    public init(responseBytes: Int = 0, lookupSeconds: Double = 0, documentBytes: Int = 8 << 20) {
+    public init(responseBytes: Int = 0, lookupSeconds: Double = 0, documentBytes: Int = 8 << 20, entityTagSalt: String = "") {
         self.responseBytes = responseBytes
         self.lookupSeconds = lookupSeconds
         self.documentBytes = documentBytes
+        self.entityTagSalt = entityTagSalt
     }
 }
 
@@ -37,12 +40,14 @@ final class Caches: Sendable {
     let applications: ExpiringCache<String, Application>
     /// Content-addressed, so no notification ever needs to touch it.
     let documents: SchemaDocumentCache
+    let entityTagSalt: String
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
         accounts = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
+        entityTagSalt = settings.entityTagSalt
     }
 
     /// Applies one `registry_changes` notification (see migration 0003); unknown payloads

@@ -10,9 +10,10 @@ enum FormHandlers {
             let schema = try SchemaHandlers.found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
             let document = try schema.document()
-            return JSONResponse.body([
+            let body = JSONResponse.body([
                 "form": FormJSON.object(document, application: application.code, attributesType: attributesType, version: version)
             ])
+            return CachedResponse.entry(call, body: body, kind: .form, of: schema)
         }
     }
 

@@ -34,7 +34,7 @@ enum SchemaHandlers {
         return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
             let schema = try found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
-            return JSONResponse.body(["schema": SchemaJSON.object(schema)])
+            return CachedResponse.entry(call, body: JSONResponse.body(["schema": SchemaJSON.object(schema)]), kind: .schema, of: schema)
         }
     }
 

@@ -7,7 +7,7 @@ import Registry
 /// so nobody serves a version after it is deleted.
 enum CachedResponse {
     static func respond(
-        _ call: Call, key: ResponseCache.Key, render: () throws(RegistryError) -> [UInt8]
+        _ call: Call, key: ResponseCache.Key, render: () throws(RegistryError) -> ResponseCache.Entry
     ) throws(RegistryError) -> HTTPResponse {
         let cache = call.caches.responses
         let entry: ResponseCache.Entry
@@ -15,8 +15,7 @@ enum CachedResponse {
             entry = cached
         } else {
             let epoch = cache.epoch
-            let body = try render()
-            entry = ResponseCache.Entry(body: body, etag: EntityTag.of(body))
+            entry = try render()
             cache.insert(entry, for: key, readAt: epoch)
         }
         let headers = [("ETag", entry.etag), ("Cache-Control", "private, no-cache")]
@@ -24,5 +23,14 @@ enum CachedResponse {
             return HTTPResponse(status: 304, headers: headers)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")] + headers, body: entry.body)
+    }
+
+    /// `body`, a representation of `schema` of the given kind, with a tag derived from the
+    /// stored content hash: the body is never hashed, which for a large schema or form cost
+    /// more than rendering it.
+    static func entry(_ call: Call, body: [UInt8], kind: ResponseCache.Kind, of schema: SchemaVersion) -> ResponseCache.Entry {
+        let contentHash = schema.contentHash ?? SHA256.hash(schema.jsonSchema.utf8)
+        return ResponseCache.Entry(
+            body: body, etag: EntityTag.derived(kind: "\(kind)", contentHash: contentHash, salt: call.caches.entityTagSalt))
     }
 }

@@ -9,6 +9,14 @@ enum EntityTag {
         "\"" + String(SHA256.hexHash(body).prefix(32)) + "\""
     }
 
+    /// A tag for a representation rendered from stored content, without hashing the rendered
+    /// bytes. The URL already names one immutable version, so what can vary is the content,
+    /// the kind of representation, and the code that renders it: the salt names the build, so
+    /// a release that renders differently never answers 304 for the old bytes.
+    static func derived(kind: String, contentHash: [UInt8], salt: String) -> String {
+        "\"" + String(SHA256.hexHash(Array(salt.utf8) + [0] + Array(kind.utf8) + [0] + contentHash).prefix(32)) + "\""
+    }
+
     /// `If-None-Match` uses weak comparison (RFC 9110 §13.1.2): `*` matches anything and `W/`
     /// prefixes are ignored.
     static func matches(_ header: String?, _ etag: String) -> Bool {
