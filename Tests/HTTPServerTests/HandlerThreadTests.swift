@@ -34,17 +34,30 @@ private func gatedServer(workers: Int, eventLoops: Int, gate: Gate) throws -> Te
         })
 }
 
+/// A request sent from another thread; `status()` waits for its answer.
+private final class BackgroundRequest: Sendable {
+    private let result = Mutex<Int?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(port: Int, target: String) {
+        Thread.detachNewThread { [self] in
+            let status = (try? RawHTTPClient.send(port: port, target: target, timeoutSeconds: 10).status) ?? -1
+            result.withLock { $0 = status }
+            finished.signal()
+        }
+    }
+
+    func status() -> Int? {
+        finished.wait()
+        return result.withLock { $0 }
+    }
+}
+
 @Test func answersFromMemoryWhileEveryHandlerThreadIsBlocked() throws {
     let gate = Gate()
     let test = try gatedServer(workers: 1, eventLoops: 1, gate: gate)
     let port = test.port
-    let blocked = Mutex<Int?>(nil)
-    let finished = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        let status = (try? RawHTTPClient.send(port: port, target: "/store", timeoutSeconds: 10).status) ?? -1
-        blocked.withLock { $0 = status }
-        finished.signal()
-    }
+    let blocked = BackgroundRequest(port: port, target: "/store")
     #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
     // The only handler thread is stuck and the only event loop has a suspended connection,
     // yet a memory answer still goes out.
@@ -52,8 +65,7 @@ private func gatedServer(workers: Int, eventLoops: Int, gate: Gate) throws -> Te
     #expect(fromMemory.status == 200)
     #expect(String(decoding: fromMemory.body, as: UTF8.self) == "from memory")
     gate.open(1)
-    finished.wait()
-    #expect(blocked.withLock { $0 } == 200)
+    #expect(blocked.status() == 200)
 }
 
 @Test func moreRequestsThanHandlerThreadsQueueAndAreAllAnswered() throws {
@@ -86,13 +98,7 @@ private func gatedServer(workers: Int, eventLoops: Int, gate: Gate) throws -> Te
     let keptAlive = try RawHTTPConnection(port: port)
     try keptAlive.write(RawHTTPRequest(target: "/memory").encoded(closeConnection: false))
     #expect(try keptAlive.readResponse().status == 200)
-    let first = Mutex<Int?>(nil)
-    let finished = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        let status = (try? RawHTTPClient.send(port: port, target: "/store", timeoutSeconds: 10).status) ?? -1
-        first.withLock { $0 = status }
-        finished.signal()
-    }
+    let first = BackgroundRequest(port: port, target: "/store")
     #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
     let stopped = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
@@ -107,8 +113,7 @@ private func gatedServer(workers: Int, eventLoops: Int, gate: Gate) throws -> Te
     #expect(late.status == 503)
     #expect(late.header("connection")?.lowercased() == "close")
     gate.open(1)
-    finished.wait()
+    #expect(first.status() == 200)
     stopped.wait()
-    #expect(first.withLock { $0 } == 200)
     #expect(test.server.inFlightRequests == 0)
 }
