@@ -17,15 +17,13 @@ enum SchemaHandlers {
         let application = try call.application(code: code)
         var rows = try call.store.list(
             application: application, attributesType: attributesType, after: cursor, limit: pageSize.map { $0 + 1 })
-        var body: JSONObject = [:]
         var nextToken: String?
         if let pageSize, rows.count > pageSize {
             rows.removeLast(rows.count - pageSize)
             nextToken = rows.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
         }
-        body["schemas"] = .array(rows.map(SchemaJSON.object))
-        if let nextToken { body["next_page_token"] = .string(nextToken) }
-        return JSONResponse.make(.object(body))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.listBody(rows, nextPageToken: nextToken))
     }
 
     static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
@@ -34,7 +32,7 @@ enum SchemaHandlers {
         return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
             let schema = try found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
-            return CachedResponse.entry(call, body: JSONResponse.body(["schema": SchemaJSON.object(schema)]), kind: .schema, of: schema)
+            return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
         }
     }
 

@@ -13,6 +13,52 @@ enum SchemaJSON {
             "updated": .string(schema.created),
         ]
     }
+
+    /// The same object written straight into `out`, for GET and list: the schema text is most
+    /// of every body, and going through a value tree cost a copy of it and the time to build.
+    static func write(_ schema: SchemaVersion, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"application":"#.utf8)
+        JSONWriter.writeString(schema.applicationCode, into: &out)
+        out.append(contentsOf: #","attributes_type":"#.utf8)
+        JSONWriter.writeString(schema.attributesType, into: &out)
+        out.append(contentsOf: #","version":"#.utf8)
+        out.append(contentsOf: String(schema.version).utf8)
+        out.append(contentsOf: #","json_schema":"#.utf8)
+        JSONWriter.writeString(schema.jsonSchema, into: &out)
+        out.append(contentsOf: #","created":"#.utf8)
+        JSONWriter.writeString(schema.created, into: &out)
+        out.append(contentsOf: #","updated":"#.utf8)
+        JSONWriter.writeString(schema.created, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"schema":{…}}` and a newline: the body of Get.
+    static func getBody(_ schema: SchemaVersion) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(schema.jsonSchema.utf8.count + schema.jsonSchema.utf8.count / 8 + 256)
+        out.append(contentsOf: #"{"schema":"#.utf8)
+        write(schema, into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// `{"schemas":[…]}` with `next_page_token` when there is one, and a newline: the body of List.
+    static func listBody(_ schemas: [SchemaVersion], nextPageToken: String?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(schemas.reduce(64) { $0 + $1.jsonSchema.utf8.count + $1.jsonSchema.utf8.count / 8 + 256 })
+        out.append(contentsOf: #"{"schemas":["#.utf8)
+        for (index, schema) in schemas.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            write(schema, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        if let nextPageToken {
+            out.append(contentsOf: #","next_page_token":"#.utf8)
+            JSONWriter.writeString(nextPageToken, into: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
 }
 
 extension SchemaVersion {
