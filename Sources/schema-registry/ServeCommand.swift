@@ -12,7 +12,7 @@ import Synchronization
 enum ServeCommand {
     static func run(environment: [String: String]) throws {
         let configuration = try Configuration.fromEnvironment(environment)
-        MallocArenas.limit(to: 2, environment: environment)
+        MallocTuning.apply(environment: environment)
         let logger = Logger(minimumLevel: configuration.logLevel)
         let pool = Database.pool(configuration)
         let migrator = Database.migrator(configuration, pool: pool)

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+
+/// Two glibc malloc settings that keep the resident size near what the service really uses;
+/// an explicit `MALLOC_ARENA_MAX` or `MALLOC_MMAP_THRESHOLD_` in the environment still wins.
+///
+/// - Arenas: glibc gives threads arenas of their own (up to eight per core) and memory freed in
+///   one is not reused by another; with event loops and handler threads this multiplied the
+///   resident size under load. Two were measured to cut list-heavy RSS by a third at no cost.
+/// - mmap threshold: list pages and forms are buffers of hundreds of KB. By default glibc raises
+///   its threshold after freeing one, so later ones come from the heap and stay resident when
+///   freed; a fixed 128 KiB keeps them mapped apart and returned to the system when freed.
+enum MallocTuning {
+    /// `M_MMAP_THRESHOLD` and `M_ARENA_MAX` from `<malloc.h>`, which Swift's Glibc module does
+    /// not import.
+    private static let mmapThresholdParameter: Int32 = -3
+    private static let arenaMaxParameter: Int32 = -8
+
+    static func apply(environment: [String: String]) {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        if environment["MALLOC_ARENA_MAX"] == nil { _ = mallopt(arenaMaxParameter, 2) }
+        if environment["MALLOC_MMAP_THRESHOLD_"] == nil { _ = mallopt(mmapThresholdParameter, 128 << 10) }
+    }
+}
+#else
+enum MallocTuning {
+    static func apply(environment: [String: String]) {}
+}
+#endif
