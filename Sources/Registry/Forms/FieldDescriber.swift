@@ -22,7 +22,7 @@ struct FieldDescriber {
     private var groups: [GroupKey: DescribedGroup] = [:]
     /// What the shape being described has depended on so far.
     private var dependence = ShapeDependence()
-    private let rawEditor = FieldShape(FieldTraits(), children: .none, dependence: ShapeDependence())
+    private let rawEditor = FieldShape(FieldTraits(), children: .none)
 
     init(document: SchemaDocument) {
         resolver = SchemaResolver(document: document)
@@ -76,16 +76,18 @@ struct FieldDescriber {
 
     private mutating func use(named name: String, schema: JSONValue, isRequired: Bool, depth: Int) -> FieldUse {
         fieldCount += 1
-        let shape = shape(of: schema, depth: depth)
-        dependence.include(shape.dependence)
+        let (shape, shapeDependence) = shape(of: schema, depth: depth)
+        dependence.include(shapeDependence)
         return FieldUse(name: name, label: shape.traits.title ?? Humanizer.label(for: name), isRequired: isRequired, shape: shape)
     }
 
-    private mutating func shape(of schema: JSONValue, depth: Int) -> FieldShape {
-        guard case .object(let object) = schema else { return rawEditor }
+    /// The shape of one field schema and what describing it depended on.
+    private mutating func shape(of schema: JSONValue, depth: Int) -> (FieldShape, ShapeDependence) {
+        guard case .object(let object) = schema else { return (rawEditor, ShapeDependence()) }
         guard depth <= Self.maxDepth else {
-            dependence.isCut = true
-            return rawEditor
+            var cut = ShapeDependence()
+            cut.isCut = true
+            return (rawEditor, cut)
         }
         let outerDependence = dependence
         let outerReferences = activeReferences.count
@@ -93,9 +95,9 @@ struct FieldDescriber {
         var schema = FieldSchema(object)
         let (traits, children) = describe(&schema, depth: depth)
         activeReferences.removeSubrange(outerReferences...)
-        let shape = FieldShape(traits, children: children, dependence: dependence)
+        let shapeDependence = dependence
         dependence = outerDependence
-        return shape
+        return (FieldShape(traits, children: children), shapeDependence)
     }
 
     /// Follows the schema's references, leaving them on `activeReferences` for the nested

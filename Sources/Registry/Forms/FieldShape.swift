@@ -8,12 +8,8 @@
 final class FieldShape {
     let traits: FieldTraits
     let children: Children
-    /// What describing the schema depended on besides the schema, so that `FieldDescriber`
-    /// reuses the shape only where describing the schema again would give the same shape.
-    let dependence: ShapeDependence
-    /// The JSON of the keys from `type` to `encoding` but `required`, made once however many
-    /// times the shape is used.
-    private var json: (typeAndWidget: [UInt8], details: [UInt8])?
+    /// What `FormWriter` measured and wrote of this shape, kept for its further uses.
+    var written: WrittenShape?
 
     enum Children {
         case none
@@ -23,22 +19,23 @@ final class FieldShape {
         case item(FieldUse)
     }
 
-    init(_ traits: FieldTraits, children: Children, dependence: ShapeDependence) {
+    init(_ traits: FieldTraits, children: Children) {
         self.traits = traits
         self.children = children
-        self.dependence = dependence
     }
+}
 
-    /// Appends the keys that follow `label` in forms.md's fixed order: `type`, `widget`,
-    /// `required` (the use's), then only those optional keys that say something:
-    /// `description`, `default`, `options`, `nullable`, `constraints`, `encoding`.
-    func writeKeys(isRequired: Bool, into out: inout [UInt8]) {
-        let json = json ?? (traits.typeAndWidgetJSON, traits.detailsJSON)
-        self.json = json
-        out.append(contentsOf: json.typeAndWidget)
-        out.append(literal: isRequired ? #","required":true"# : #","required":false"#)
-        out.append(contentsOf: json.details)
-    }
+/// Where `FormWriter` keeps the part of a field's JSON that its shape decides, and the size of
+/// all of it.
+struct WrittenShape {
+    /// The keys from `type` to `encoding` but `required`, in the writer's buffer of keys;
+    /// `required` goes at `requiredOffset`.
+    let keys: Range<Int>
+    let requiredOffset: Int
+    /// The bytes the shape adds to a field's JSON, nested fields included, besides one copy of
+    /// the field's path per field below it (`fieldsBelow`).
+    let bytes: Int
+    let fieldsBelow: Int
 }
 
 /// One use of a shape: a member of a `properties` object, or the item of a list.
@@ -50,29 +47,28 @@ struct FieldUse {
     let shape: FieldShape
 }
 
-extension FieldTraits {
-    fileprivate var typeAndWidgetJSON: [UInt8] {
-        var out: [UInt8] = []
+extension FieldShape {
+    /// The keys that follow `label` in forms.md's fixed order, `required` left out: `type`,
+    /// `widget`, then only those optional keys that say something: `description`, `default`,
+    /// `options`, `nullable`, `constraints`, `encoding`. Returns where `required` goes. It reads
+    /// the traits in place: a copy of them would retain every member.
+    func writeKeys(into out: inout [UInt8]) -> Int {
         out.append(literal: #","type":"#)
-        JSONWriter.writeString(type.rawValue, into: &out)
+        JSONWriter.writeString(traits.type.rawValue, into: &out)
         out.append(literal: #","widget":"#)
-        JSONWriter.writeString(widget.rawValue, into: &out)
-        return out
-    }
-
-    fileprivate var detailsJSON: [UInt8] {
-        var out: [UInt8] = []
-        if let description {
+        JSONWriter.writeString(traits.widget.rawValue, into: &out)
+        let requiredOffset = out.count
+        if let description = traits.description {
             out.append(literal: #","description":"#)
             JSONWriter.writeString(description, into: &out)
         }
-        if let defaultValue {
+        if let defaultValue = traits.defaultValue {
             out.append(literal: #","default":"#)
             JSONWriter.write(defaultValue, into: &out)
         }
-        if !options.isEmpty {
+        if !traits.options.isEmpty {
             out.append(literal: #","options":["#)
-            for (i, option) in options.enumerated() {
+            for (i, option) in traits.options.enumerated() {
                 out.append(literal: i == 0 ? #"{"value":"# : #",{"value":"#)
                 JSONWriter.write(option.value, into: &out)
                 out.append(literal: #","label":"#)
@@ -81,15 +77,15 @@ extension FieldTraits {
             }
             out.append(UInt8(ascii: "]"))
         }
-        if isNullable { out.append(literal: #","nullable":true"#) }
-        if !constraints.isEmpty {
+        if traits.isNullable { out.append(literal: #","nullable":true"#) }
+        if !traits.constraints.isEmpty {
             out.append(literal: #","constraints":"#)
-            JSONWriter.write(.object(constraints), into: &out)
+            JSONWriter.write(.object(traits.constraints), into: &out)
         }
-        if let encoding {
+        if let encoding = traits.encoding {
             out.append(literal: #","encoding":"#)
             JSONWriter.writeString(encoding.rawValue, into: &out)
         }
-        return out
+        return requiredOffset
     }
 }

@@ -74,6 +74,21 @@ public enum JSONWriter {
         }
     }
 
+    /// How many bytes `writeEscaped` appends for `string`, so a writer can size its buffer once.
+    public static func escapedCount(of string: String) -> Int {
+        var string = string
+        return string.withUTF8 { bytes in
+            var count = bytes.count
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                switch byte {
+                case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 1
+                default: count += 5
+                }
+            }
+            return count
+        }
+    }
+
     private static func appendEscape(_ byte: UInt8, into out: inout [UInt8]) {
         switch byte {
         case 0x22: out.append(contentsOf: [0x5C, 0x22])
