@@ -93,27 +93,29 @@ struct FieldDescriber {
         let outerReferences = activeReferences.count
         dependence = ShapeDependence()
         var schema = FieldSchema(object)
-        let (traits, children) = describe(&schema, depth: depth)
+        let shape = describe(&schema, depth: depth)
         activeReferences.removeSubrange(outerReferences...)
         let shapeDependence = dependence
         dependence = outerDependence
-        return (FieldShape(traits, children: children), shapeDependence)
+        return (shape, shapeDependence)
     }
 
     /// Follows the schema's references, leaving them on `activeReferences` for the nested
     /// fields, and describes the result.
-    private mutating func describe(_ schema: inout FieldSchema, depth: Int) -> (FieldTraits, FieldShape.Children) {
-        guard resolveReferences(in: &schema) else { return (FieldTraits(annotatedFrom: schema), .none) }
+    private mutating func describe(_ schema: inout FieldSchema, depth: Int) -> FieldShape {
+        guard resolveReferences(in: &schema) else { return FieldShape(FieldTraits(annotatedFrom: schema), children: .none) }
         let traits = FieldTraits(describing: schema)
         if traits.widget == .group, case .object(let properties)? = schema.properties {
-            return (traits, .fields(groupUses(of: properties, required: schema.required, depth: depth + 1)))
+            let uses = groupUses(of: properties, required: schema.required, depth: depth + 1)
+            return FieldShape(traits, children: .fields(uses))
         }
         if traits.widget == .list {
             // A tuple (`items` as an array, or `prefixItems`) has no single item type.
             let items = schema.hasPrefixItems ? nil : schema.items
-            return (traits, .item(use(named: "item", schema: items ?? true, isRequired: false, depth: depth + 1)))
+            let item = use(named: "item", schema: items ?? true, isRequired: false, depth: depth + 1)
+            return FieldShape(traits, children: .item(item))
         }
-        return (traits, .none)
+        return FieldShape(traits, children: .none)
     }
 
     /// Completes `schema` with the schemas its references lead to, pushing them onto

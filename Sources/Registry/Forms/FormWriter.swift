@@ -126,19 +126,26 @@ private struct FieldsWriter {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             path.append(UInt8(ascii: "."))
             JSONWriter.writeEscaped(use.name, into: &path)
-            write(use, into: &out)
+            write(use, escapedName: parentLength + 1..<path.count, into: &out)
             path.removeSubrange(parentLength...)
         }
         out.append(UInt8(ascii: "]"))
     }
 
-    /// One field at the current path.
-    private mutating func write(_ use: FieldUse, into out: inout [UInt8]) {
+    /// One field at the current path. `escapedName` is where the path ends with the field's
+    /// name, escaped already; nil for a list's item, whose path ends in `[]`.
+    private mutating func write(_ use: FieldUse, escapedName: Range<Int>?, into out: inout [UInt8]) {
         let shape = written(use.shape)
-        out.append(literal: #"{"name":"#)
-        JSONWriter.writeString(use.name, into: &out)
-        out.append(literal: #","path":""#)
-        out.append(contentsOf: path)
+        out.append(literal: #"{"name":""#)
+        path.withUnsafeBufferPointer { path in
+            if let escapedName {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: path[escapedName]))
+            } else {
+                JSONWriter.writeEscaped(use.name, into: &out)
+            }
+            out.append(literal: #"","path":""#)
+            out.append(contentsOf: path)
+        }
         out.append(literal: #"","label":"#)
         JSONWriter.writeString(use.label, into: &out)
         keys.withUnsafeBufferPointer { keys in
@@ -156,7 +163,7 @@ private struct FieldsWriter {
             out.append(literal: #","item":"#)
             let parentLength = path.count
             path.append(literal: "[]")
-            write(item, into: &out)
+            write(item, escapedName: nil, into: &out)
             path.removeSubrange(parentLength...)
         }
         out.append(UInt8(ascii: "}"))
