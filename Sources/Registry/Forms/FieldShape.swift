@@ -2,9 +2,9 @@
 /// except the name, the path, the label taken from the name and the required flag, which
 /// belong to the place of use (`FieldUse`).
 ///
-/// It is a class so that one description can be shared: a definition that forty properties
-/// `$ref` is described once, and the form writer and `FormDescriptor` walk the shared shape
-/// with each use's own path.
+/// It is a class so that one description can be shared: the fields of a definition that forty
+/// properties `$ref` are described once, and the form writer and `FormDescriptor` walk the
+/// shared shapes with each use's own path.
 final class FieldShape {
     let traits: FieldTraits
     let children: Children

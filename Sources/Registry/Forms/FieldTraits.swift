@@ -25,8 +25,8 @@ struct FieldTraits {
         defaultValue = schema.defaultValue
     }
 
-    /// The traits of a schema whose references were all followed. `isGroup` and `isList` then
-    /// say which nested fields the describer must add.
+    /// The traits of a schema whose references were all followed. The widget then says which
+    /// nested fields the describer adds: a `group`'s properties or a `list`'s item.
     init(describing schema: borrowing FieldSchema) {
         self.init(annotatedFrom: schema)
         guard !schema.isInexpressible else { return }
