@@ -7,15 +7,36 @@ enum FormFixture {
         try FormBuilder.form(for: SchemaRules.validate(schema))
     }
 
-    /// The content field `x` described by `fieldSchema`; `defs` becomes the root `$defs`.
-    static func field(_ fieldSchema: String, defs: String? = nil) throws -> FormField {
-        let defsMember = defs.map { #","$defs":\#($0)"# } ?? ""
-        let form = try form(#"{"type":"object","properties":{"x":\#(fieldSchema)}\#(defsMember)}"#)
-        return try #require(form.content.fields.first)
+    /// The form object exactly as the form endpoint writes it, under the spec's example address.
+    static func formText(_ schema: String) throws -> String {
+        var out: [UInt8] = []
+        FormWriter.write(
+            formOf: try SchemaRules.validate(schema), application: "XXXXX-XXXXX", attributesType: "FlightAttributes",
+            version: 2, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func json(_ field: FormField) -> String {
-        JSONWriter.string(field.jsonValue)
+    /// The content field `x` described by `fieldSchema`; `defs` becomes the root `$defs`.
+    static func field(_ fieldSchema: String, defs: String? = nil) throws -> FormField {
+        try #require(form(schema(withField: fieldSchema, defs: defs)).content.fields.first)
+    }
+
+    /// The JSON text of the content field `x`, as the form endpoint writes it. The endpoint
+    /// writes with `JSONWriter`'s escaping and verbatim numbers, so parsing its output and
+    /// writing the field again gives the field's bytes unchanged.
+    static func json(_ fieldSchema: String, defs: String? = nil) throws -> String {
+        let form = try JSONParser.parse(formText(schema(withField: fieldSchema, defs: defs)))
+        return JSONWriter.string(try #require(form["content"]?["fields"]?.arrayValue?.first))
+    }
+
+    /// The content field `x` and its JSON text.
+    static func fieldWithJSON(_ fieldSchema: String, defs: String? = nil) throws -> (FormField, String) {
+        (try field(fieldSchema, defs: defs), try json(fieldSchema, defs: defs))
+    }
+
+    private static func schema(withField fieldSchema: String, defs: String?) -> String {
+        let defsMember = defs.map { #","$defs":\#($0)"# } ?? ""
+        return #"{"type":"object","properties":{"x":\#(fieldSchema)}\#(defsMember)}"#
     }
 }
 
@@ -64,11 +85,7 @@ enum FormFixture {
               }
             }
             """
-        let form = try FormFixture.form(schema)
-        let wrapped = JSONObject(
-            [("application", "XXXXX-XXXXX"), ("attributes_type", "FlightAttributes"), ("version", 2)]
-                + form.jsonObject.members)
-        #expect(JSONWriter.string(["form": .object(wrapped)]) == JSONWriter.string(try JSONParser.parse(expected)))
+        #expect(#"{"form":\#(try FormFixture.formText(schema))}"# == JSONWriter.string(try JSONParser.parse(expected)))
     }
 
     @Test func fieldsFollowTheOrderOfKeysInTheSchemaText() throws {
@@ -118,43 +135,43 @@ enum FormFixture {
     }
 
     @Test func attributesWithoutASectionAreFreeWithNoFields() throws {
-        let form = try FormFixture.form(#"{"type":"object","properties":{"gate":{"type":"string"}}}"#)
-        #expect(form.attributes.mode == .free)
-        #expect(JSONWriter.string(form.attributes.jsonValue) == #"{"mode":"free","fields":[]}"#)
+        let schema = #"{"type":"object","properties":{"gate":{"type":"string"}}}"#
+        #expect(try FormFixture.form(schema).attributes.mode == .free)
+        #expect(try FormFixture.formText(schema).hasSuffix(#","attributes":{"mode":"free","fields":[]}}"#))
     }
 
     @Test func contentWithoutPropertiesIsFieldsModeWithNoFields() throws {
-        let form = try FormFixture.form(#"{"type":"object"}"#)
-        #expect(JSONWriter.string(form.content.jsonValue) == #"{"mode":"fields","fields":[]}"#)
+        // An object of no fields is at most `{}`, two bytes.
+        #expect(try FormFixture.formText(#"{"type":"object"}"#).contains(#""content":{"mode":"fields","fields":[],"max_payload_bytes":2}"#))
     }
 
     @Test func attributesSectionWithEmptyPropertiesIsFieldsModeWithNoFields() throws {
-        let form = try FormFixture.form(#"{"type":"object","attributes":{"properties":{}}}"#)
-        #expect(JSONWriter.string(form.attributes.jsonValue) == #"{"mode":"fields","fields":[]}"#)
+        let text = try FormFixture.formText(#"{"type":"object","attributes":{"properties":{}}}"#)
+        #expect(text.hasSuffix(#""attributes":{"mode":"fields","fields":[],"max_payload_bytes":2}}"#))
     }
 
     @Test func renderingKeepsTheKeyOrderOfTheSpecWithEveryOptionalKey() throws {
-        let field = try FormFixture.field(
+        let fieldJSON = try FormFixture.json(
             #"{"type":["string","null"],"title":"Status","description":"Now","default":"on_time","enum":["on_time",null],"maxLength":20}"#
         )
         #expect(
-            FormFixture.json(field)
+            fieldJSON
                 == #"{"name":"x","path":"content-state.x","label":"Status","type":"string","widget":"select","required":false,"description":"Now","default":"on_time","options":[{"value":"on_time","label":"On time"},{"value":null,"label":"null"}],"nullable":true,"constraints":{"max_length":20}}"#
         )
     }
 
     @Test func groupRendersItsFieldsLast() throws {
-        let field = try FormFixture.field(#"{"type":"object","properties":{"a":{"type":"boolean"}}}"#)
+        let fieldJSON = try FormFixture.json(#"{"type":"object","properties":{"a":{"type":"boolean"}}}"#)
         #expect(
-            FormFixture.json(field)
+            fieldJSON
                 == #"{"name":"x","path":"content-state.x","label":"X","type":"object","widget":"group","required":false,"fields":[{"name":"a","path":"content-state.x.a","label":"A","type":"boolean","widget":"toggle","required":false}]}"#
         )
     }
 
     @Test func listRendersItsItemLast() throws {
-        let field = try FormFixture.field(#"{"type":"array","minItems":1,"items":{"type":"integer"}}"#)
+        let fieldJSON = try FormFixture.json(#"{"type":"array","minItems":1,"items":{"type":"integer"}}"#)
         #expect(
-            FormFixture.json(field)
+            fieldJSON
                 == #"{"name":"x","path":"content-state.x","label":"X","type":"array","widget":"list","required":false,"constraints":{"min_items":1},"item":{"name":"item","path":"content-state.x[]","label":"Item","type":"integer","widget":"number","required":false}}"#
         )
     }

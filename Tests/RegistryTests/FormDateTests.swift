@@ -5,10 +5,10 @@ import Testing
 /// marked in the schema with `"x-swift-type": "Date"`.
 @Suite struct FormDateTests {
     @Test func swiftDateNumberIsDatetimeWithAppleReferenceEncoding() throws {
-        let field = try FormFixture.field(#"{"type":"number","format":"date-time","x-swift-type":"Date"}"#)
+        let (field, fieldJSON) = try FormFixture.fieldWithJSON(#"{"type":"number","format":"date-time","x-swift-type":"Date"}"#)
         #expect((field.type, field.widget, field.encoding) == (.number, .datetime, .appleReferenceSeconds))
         #expect(
-            FormFixture.json(field)
+            fieldJSON
                 == #"{"name":"x","path":"content-state.x","label":"X","type":"number","widget":"datetime","required":false,"constraints":{"format":"date-time"},"encoding":"apple-reference-seconds"}"#
         )
     }
@@ -24,9 +24,9 @@ import Testing
     }
 
     @Test func swiftDateAsAStringHasNoEncoding() throws {
-        let field = try FormFixture.field(#"{"type":"string","format":"date-time","x-swift-type":"Date"}"#)
+        let (field, fieldJSON) = try FormFixture.fieldWithJSON(#"{"type":"string","format":"date-time","x-swift-type":"Date"}"#)
         #expect((field.widget, field.encoding) == (.datetime, nil))
-        #expect(!FormFixture.json(field).contains("encoding"))
+        #expect(!fieldJSON.contains("encoding"))
     }
 
     @Test func otherSwiftTypesDoNotChangeTheWidget() throws {

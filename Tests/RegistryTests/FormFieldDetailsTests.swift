@@ -18,18 +18,18 @@ import Testing
     }
 
     @Test func descriptionIsCopiedWhenGiven() throws {
-        let field = try FormFixture.field(#"{"type":"string","description":"Where to board"}"#)
+        let (field, fieldJSON) = try FormFixture.fieldWithJSON(#"{"type":"string","description":"Where to board"}"#)
         #expect(field.description == "Where to board")
-        #expect(FormFixture.json(field).contains(#""required":false,"description":"Where to board""#))
+        #expect(fieldJSON.contains(#""required":false,"description":"Where to board""#))
     }
 
     @Test func noDescriptionMeansNoKey() throws {
-        #expect(!FormFixture.json(try FormFixture.field(#"{"type":"string"}"#)).contains("description"))
+        #expect(!(try FormFixture.json(#"{"type":"string"}"#)).contains("description"))
     }
 
     @Test func defaultIsCopiedVerbatimAsJson() throws {
-        let number = try FormFixture.field(#"{"type":"number","default":1.50}"#)
-        #expect(FormFixture.json(number).hasSuffix(#""default":1.50}"#))
+        let numberJSON = try FormFixture.json(#"{"type":"number","default":1.50}"#)
+        #expect(numberJSON.hasSuffix(#""default":1.50}"#))
         let object = try FormFixture.field(#"{"type":"object","default":{"b":1,"a":[true,null]}}"#)
         #expect(object.defaultValue == ["b": 1, "a": [true, nil]])
     }
@@ -41,18 +41,18 @@ import Testing
     }
 
     @Test func nonStringOptionsAreLabelledWithTheirJsonText() throws {
-        let field = try FormFixture.field(#"{"type":"number","enum":[1.50,2]}"#)
-        #expect(FormFixture.json(field).contains(#""options":[{"value":1.50,"label":"1.50"},{"value":2,"label":"2"}]"#))
+        let fieldJSON = try FormFixture.json(#"{"type":"number","enum":[1.50,2]}"#)
+        #expect(fieldJSON.contains(#""options":[{"value":1.50,"label":"1.50"},{"value":2,"label":"2"}]"#))
     }
 
     @Test func widgetsOtherThanSelectHaveNoOptionsKey() throws {
-        #expect(!FormFixture.json(try FormFixture.field(#"{"type":"string"}"#)).contains("options"))
+        #expect(!(try FormFixture.json(#"{"type":"string"}"#)).contains("options"))
     }
 
     @Test func typeWithNullAfterIsNullable() throws {
-        let field = try FormFixture.field(#"{"type":["string","null"]}"#)
+        let (field, fieldJSON) = try FormFixture.fieldWithJSON(#"{"type":["string","null"]}"#)
         #expect((field.type, field.widget, field.isNullable) == (.string, .text, true))
-        #expect(FormFixture.json(field).hasSuffix(#""required":false,"nullable":true}"#))
+        #expect(fieldJSON.hasSuffix(#""required":false,"nullable":true}"#))
     }
 
     @Test func typeWithNullBeforeIsNullable() throws {
@@ -61,9 +61,9 @@ import Testing
     }
 
     @Test func singleTypeInAnArrayIsNotNullable() throws {
-        let field = try FormFixture.field(#"{"type":["boolean"]}"#)
+        let (field, fieldJSON) = try FormFixture.fieldWithJSON(#"{"type":["boolean"]}"#)
         #expect((field.type, field.widget, field.isNullable) == (.boolean, .toggle, false))
-        #expect(!FormFixture.json(field).contains("nullable"))
+        #expect(!fieldJSON.contains("nullable"))
     }
 
     @Test func everyConstraintIsCopiedVerbatimInTheFormOrder() throws {
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func noConstraintsMeansNoKey() throws {
-        #expect(!FormFixture.json(try FormFixture.field(#"{"type":"string","title":"T"}"#)).contains("constraints"))
+        #expect(!(try FormFixture.json(#"{"type":"string","title":"T"}"#)).contains("constraints"))
     }
 
     @Test func listConstraintsAreOnTheList() throws {

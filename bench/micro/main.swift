@@ -6,8 +6,8 @@
 // Steps, each timed on the same text in the same process:
 //   parse     JSONParser.parse(text)                         the project's own parser, default options
 //   validate  SchemaRules.validate(text)                     parse (duplicate keys rejected) + shape rules
-//   form      FormBuilder.form(for: document) + JSON bytes   from the validated document, rendered as the
-//                                                            /form handler does (+ payload-size bounds)
+//   form      FormWriter.write(formOf: document, …)          from the validated document, the body the /form
+//                                                            handler renders (fields, payload-size bounds)
 //   dryrun    validate + compatibility against the same text + payload bound + form + JSON bytes:
 //             the CPU part of POST …:validate
 //   write     JSONWriter.bytes(.string(text))   the text as a JSON string value, as GET and list
@@ -61,11 +61,13 @@ func time(_ body: () -> Void) -> Double {
     return best
 }
 
+/// The body GET …/form renders once the stored schema is validated, byte for byte: FormJSON.body in
+/// RegistryAPI (not linked here) is `{"form":` + this writer + `}` and a newline.
 func formBytes(_ document: SchemaDocument) -> [UInt8] {
-    var form = FormBuilder.form(for: document).jsonObject
-    if let bytes = PayloadSizeEstimator.maxContentStateBytes(of: document) { form.members.append(("max_content", .number(String(bytes)))) }
-    if let bytes = PayloadSizeEstimator.maxAttributesBytes(of: document) { form.members.append(("max_attributes", .number(String(bytes)))) }
-    return JSONWriter.bytes(.object(["form": .object(form)]))
+    var body = Array(#"{"form":"#.utf8)
+    FormWriter.write(formOf: document, application: "BENCH-APP01", attributesType: "BenchAttributes", version: 5, into: &body)
+    body.append(contentsOf: "}\n".utf8)
+    return body
 }
 
 @main

@@ -1,7 +1,12 @@
-/// Turns field schemas into `FormField`s for one form. It is stateful because a form must end
-/// on any input: it tracks the references being expanded (a schema that contains itself) and
-/// how many fields exist so far (definitions that use each other twice per level double the
-/// form at every level).
+/// Describes the field schemas of one form as shared `FieldShape`s. It is stateful because a
+/// form must end on any input: it tracks the references being expanded (a schema that contains
+/// itself) and how many fields exist so far (definitions that use each other twice per level
+/// double the form at every level).
+///
+/// A `properties` object met again (a `$ref`'d definition's, once per use of the definition)
+/// gets the fields already described for it whenever describing them again would take the
+/// same decisions (`ShapeDependence`), so a definition costs one description however often it
+/// is used, while the form stays exactly what describing every use would give.
 struct FieldDescriber {
     /// Nesting beyond this (reachable only through references) becomes a raw JSON editor.
     static let maxDepth = 64
@@ -13,122 +18,149 @@ struct FieldDescriber {
     /// The references being expanded above the current field, outermost first.
     private var activeReferences: [String] = []
     private var fieldCount = 0
+    /// Nested fields that may be reused, by the identities of their `properties` and `required`.
+    private var groups: [GroupKey: DescribedGroup] = [:]
+    /// What the shape being described has depended on so far.
+    private var dependence = ShapeDependence()
+    private let rawEditor = FieldShape(FieldTraits(), children: .none)
 
     init(document: SchemaDocument) {
         resolver = SchemaResolver(document: document)
     }
 
-    /// One field per member of a `properties` object, in text order. Paths are joined verbatim
-    /// (`parent.child`), even when a name itself holds a dot.
-    mutating func fields(of properties: JSONObject, under path: String, required: Set<String>, depth: Int)
-        -> [FormField]
-    {
+    /// The fields of a section, one per member of its `properties`, in text order.
+    mutating func sectionUses(of properties: JSONObject, required: [String]) -> [FieldUse] {
         properties.members.map { member in
-            field(
-                named: member.key, path: "\(path).\(member.key)", schema: member.value,
-                isRequired: !required.isEmpty && required.contains(member.key), depth: depth)
+            use(named: member.key, schema: member.value, isRequired: required.contains(member.key), depth: 1)
         }
     }
 
-    private mutating func field(named name: String, path: String, schema: JSONValue, isRequired: Bool, depth: Int)
-        -> FormField
-    {
-        fieldCount += 1
-        var field = FormField(name: name, path: path, label: "", isRequired: isRequired)
-        guard depth <= Self.maxDepth, case .object(let object) = schema else {
-            field.label = Humanizer.label(for: name)
-            return field
+    /// The nested fields of a group at `depth`, reused when this `properties` object was
+    /// described before and nothing here would change the result.
+    private mutating func groupUses(of properties: JSONObject, required: JSONValue?, depth: Int) -> [FieldUse] {
+        let key = GroupKey(properties: properties.identity, required: required?.arrayValue?.identity)
+        if let known = groups[key], isReusable(known.dependence, below: depth - 1) {
+            fieldCount += known.dependence.fieldCount
+            dependence.merge(known.dependence)
+            return known.uses
         }
-        var schema = FieldSchema(object)
+        let outerDependence = dependence
         let outerReferences = activeReferences.count
-        guard resolveReferences(in: &schema) else {
-            field.annotate(from: schema)
-            return field
+        dependence = ShapeDependence()
+        let requiredNames = required?.arrayValue ?? []
+        let uses = properties.members.map { member in
+            use(
+                named: member.key, schema: member.value, isRequired: requiredNames.contains(.string(member.key)),
+                depth: depth)
         }
-        describe(&field, as: schema, depth: depth)
+        var groupDependence = dependence
+        dependence = outerDependence
+        dependence.merge(groupDependence)
+        if groupDependence.isReusable(outerReferences: outerReferences) {
+            // Every cycle stopped inside recurs wherever the group is described: none concerns
+            // an enclosing shape.
+            groupDependence.outermostCyclePosition = .max
+            groups[key] = DescribedGroup(uses: uses, dependence: groupDependence)
+        }
+        return uses
+    }
+
+    /// Whether fields described elsewhere with `nested` would be described the same under a
+    /// field at `depth`: they fit under the depth limit and within the field cap, and none of
+    /// their references is already being expanded here.
+    private func isReusable(_ nested: ShapeDependence, below depth: Int) -> Bool {
+        depth + nested.height <= Self.maxDepth
+            && fieldCount + nested.fieldCount <= Self.maxFieldsBeforeReferencesStop
+            && !activeReferences.contains(where: nested.references.contains)
+    }
+
+    private mutating func use(named name: String, schema: JSONValue, isRequired: Bool, depth: Int) -> FieldUse {
+        fieldCount += 1
+        let (shape, shapeDependence) = shape(of: schema, depth: depth)
+        dependence.include(shapeDependence)
+        return FieldUse(name: name, label: shape.traits.title ?? Humanizer.label(for: name), isRequired: isRequired, shape: shape)
+    }
+
+    /// The shape of one field schema and what describing it depended on.
+    private mutating func shape(of schema: JSONValue, depth: Int) -> (FieldShape, ShapeDependence) {
+        guard case .object(let object) = schema else { return (rawEditor, ShapeDependence()) }
+        guard depth <= Self.maxDepth else {
+            var cut = ShapeDependence()
+            cut.isCut = true
+            return (rawEditor, cut)
+        }
+        let outerDependence = dependence
+        let outerReferences = activeReferences.count
+        dependence = ShapeDependence()
+        var schema = FieldSchema(object)
+        let shape = describe(&schema, depth: depth)
         activeReferences.removeSubrange(outerReferences...)
-        return field
+        let shapeDependence = dependence
+        dependence = outerDependence
+        return (shape, shapeDependence)
+    }
+
+    /// Follows the schema's references, leaving them on `activeReferences` for the nested
+    /// fields, and describes the result.
+    private mutating func describe(_ schema: inout FieldSchema, depth: Int) -> FieldShape {
+        guard resolveReferences(in: &schema) else { return FieldShape(FieldTraits(annotatedFrom: schema), children: .none) }
+        let traits = FieldTraits(describing: schema)
+        if traits.widget == .group, case .object(let properties)? = schema.properties {
+            let uses = groupUses(of: properties, required: schema.required, depth: depth + 1)
+            return FieldShape(traits, children: .fields(uses))
+        }
+        if traits.widget == .list {
+            // A tuple (`items` as an array, or `prefixItems`) has no single item type.
+            let items = schema.hasPrefixItems ? nil : schema.items
+            let item = use(named: "item", schema: items ?? true, isRequired: false, depth: depth + 1)
+            return FieldShape(traits, children: .item(item))
+        }
+        return FieldShape(traits, children: .none)
     }
 
     /// Completes `schema` with the schemas its references lead to, pushing them onto
     /// `activeReferences`; false when they cannot be followed or the form is already too large
-    /// to expand more of them.
+    /// to expand more of them. Either way `dependence` learns what the outcome rested on.
     private mutating func resolveReferences(in schema: inout FieldSchema) -> Bool {
         guard schema.reference != nil else { return true }
-        guard fieldCount <= Self.maxFieldsBeforeReferencesStop else { return false }
-        return resolver.resolve(&schema, active: &activeReferences)
-    }
-
-    private mutating func describe(_ field: inout FormField, as schema: FieldSchema, depth: Int) {
-        field.annotate(from: schema)
-        guard !schema.isInexpressible else { return }
-        var options: [JSONValue]?
-        if let values = schema.enumValues {
-            guard case .array(let values) = values, !values.isEmpty else { return }
-            options = values
-        } else if let value = schema.constValue {
-            options = [value]
+        guard fieldCount <= Self.maxFieldsBeforeReferencesStop else {
+            dependence.isCut = true
+            return false
         }
-        guard let (type, isNullable) = FormFieldType.declared(in: schema, options: options) else { return }
-        field.type = type
-        field.isNullable = isNullable
-        field.constraints = schema.formConstraints
-        if let options {
-            field.widget = .select
-            field.options = options.map { FormOption(value: $0, label: Humanizer.label(for: $0)) }
-            return
+        let outerReferences = activeReferences.count
+        let resolution = resolver.resolve(&schema, active: &activeReferences)
+        dependence.references.append(contentsOf: activeReferences[outerReferences...])
+        if case .cycle(let position) = resolution {
+            dependence.outermostCyclePosition = min(dependence.outermostCyclePosition, position)
         }
-        switch type {
-        case .object:
-            guard case .object(let properties)? = schema.properties, !properties.isEmpty else { return }
-            let required = Set(schema.required?.arrayValue?.compactMap(\.stringValue) ?? [])
-            field.widget = .group
-            field.children = .fields(fields(of: properties, under: field.path, required: required, depth: depth + 1))
-        case .array:
-            // A tuple (`items` as an array, or `prefixItems`) has no single item type.
-            let items = schema.hasPrefixItems ? nil : schema.items
-            field.widget = .list
-            let item = self.field(
-                named: "item", path: "\(field.path)[]", schema: items ?? true, isRequired: false, depth: depth + 1)
-            field.children = .item(item)
-        case .string:
-            field.widget = Self.stringWidget(for: schema)
-        case .number, .integer:
-            // A Swift `Date` with JSONDecoder defaults travels as seconds since 2001.
-            if schema.swiftType == .string("Date") {
-                field.widget = .datetime
-                field.encoding = .appleReferenceSeconds
-            } else {
-                field.widget = .number
-            }
-        case .boolean:
-            field.widget = .toggle
-        case .any:
-            break
-        }
-    }
-
-    private static func stringWidget(for schema: FieldSchema) -> FormWidget {
-        switch schema[.format]?.stringValue {
-        case "date-time", "date", "time": .datetime
-        case "uri": .url
-        case "color": .color
-        case "textarea": .textarea
-        default: (schema[.maxLength]?.doubleValue ?? 0) > 200 ? .textarea : .text
-        }
+        return resolution == .complete
     }
 }
 
-extension FormField {
-    /// Takes the author's own words for the field, which apply even when its type cannot be
-    /// shown: the title, else the name made readable.
-    fileprivate mutating func annotate(from schema: FieldSchema) {
-        if case .string(let title)? = schema.title, !title.isEmpty {
-            label = title
-        } else {
-            label = Humanizer.label(for: name)
-        }
-        if case .string(let text)? = schema.description { description = text }
-        if let value = schema.defaultValue { defaultValue = value }
+/// A group's `properties` object and `required` array, by identity: the same objects of the
+/// same document describe the same fields.
+private struct GroupKey: Hashable {
+    let properties: UnsafeRawPointer?
+    let required: UnsafeRawPointer?
+}
+
+/// The fields of a group as described once, with what describing them depended on.
+private struct DescribedGroup {
+    let uses: [FieldUse]
+    let dependence: ShapeDependence
+}
+
+extension JSONObject {
+    /// The address of the members' storage, which every copy of this object taken from one
+    /// parsed document shares while the document lives: the object's identity.
+    fileprivate var identity: UnsafeRawPointer? {
+        members.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+    }
+}
+
+extension Array {
+    /// The address of the elements' storage, shared by every copy: the array's identity.
+    fileprivate var identity: UnsafeRawPointer? {
+        withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
     }
 }

@@ -5,6 +5,16 @@
 /// `description` next to `"$ref": "#/$defs/Gate"` describes this use of `Gate`); the
 /// referenced schema supplies the rest. Each reference is looked up and read once per form.
 struct SchemaResolver {
+    /// How following a chain of references ended.
+    enum Resolution: Equatable {
+        /// Every reference was followed.
+        case complete
+        /// A reference was already being expanded, at this position of the active references.
+        case cycle(position: Int)
+        /// A reference is not a string, not local, or leads nowhere or to a non-object.
+        case unresolvable
+    }
+
     private let document: SchemaDocument
     private var targets: [String: FieldSchema?] = [:]
 
@@ -13,23 +23,19 @@ struct SchemaResolver {
     }
 
     /// Completes `schema` with every schema its `$ref` chain leads to, pushing each reference
-    /// followed onto `active`, the references being expanded above this field. Returns false,
-    /// leaving `active` as it was and `schema` completed as far as the chain could be followed,
-    /// when a reference is not a string, not local, leads nowhere or to a non-object, or is
-    /// already in `active` (expanding it again would never end).
-    mutating func resolve(_ schema: inout FieldSchema, active: inout [String]) -> Bool {
-        let outerCount = active.count
+    /// followed onto `active`, the references being expanded above this field. When the chain
+    /// breaks, `schema` stays completed as far as it could be followed, and the references
+    /// followed so far stay on `active` for the caller to remove with the others: what the
+    /// outcome rested on is theirs to know.
+    mutating func resolve(_ schema: inout FieldSchema, active: inout [String]) -> Resolution {
         while let reference = schema.reference {
-            guard case .string(let reference) = reference, !active.contains(reference),
-                let target = target(of: reference)
-            else {
-                active.removeSubrange(outerCount...)
-                return false
-            }
+            guard case .string(let reference) = reference else { return .unresolvable }
+            if let position = active.firstIndex(of: reference) { return .cycle(position: position) }
+            guard let target = target(of: reference) else { return .unresolvable }
             active.append(reference)
             schema.complete(with: target)
         }
-        return true
+        return .complete
     }
 
     private mutating func target(of reference: String) -> FieldSchema? {

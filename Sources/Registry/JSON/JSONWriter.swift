@@ -43,13 +43,25 @@ public enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Appends `string` as a quoted JSON string. Runs of bytes that need no escape (nearly all
-    /// of a schema text) are copied in one step; lists and pages write megabytes of them.
+    /// Appends `string` as a quoted JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        writeEscaped(string, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the characters of `string` as they stand between the quotes of a JSON string.
+    /// Escaping works character by character, so the escaped pieces of a string can be joined
+    /// (a form writes each path as its parent's path and the field's name). Runs of bytes that
+    /// need no escape (nearly all of a schema text) are copied in one step; lists and pages
+    /// write megabytes of them.
+    public static func writeEscaped(_ string: String, into out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
-            out.reserveCapacity(out.count + bytes.count + 2)
-            out.append(UInt8(ascii: "\""))
+            // Room for the quotes and the most common escape; grown geometrically, since a
+            // request for exactly this much would copy the whole buffer again and again.
+            let needed = out.count + bytes.count + 2
+            if needed > out.capacity { out.reserveCapacity(max(needed, 2 * out.capacity)) }
             var runStart = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]
@@ -59,7 +71,21 @@ public enum JSONWriter {
                 runStart = index + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// How many bytes `writeEscaped` appends for `string`, so a writer can size its buffer once.
+    public static func escapedCount(of string: String) -> Int {
+        var string = string
+        return string.withUTF8 { bytes in
+            var count = bytes.count
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                switch byte {
+                case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 1
+                default: count += 5
+                }
+            }
+            return count
         }
     }
 

@@ -79,7 +79,7 @@ private final class Bound {
         var total = 2 + max(properties.count - 1, 0)
         for member in properties.members {
             guard let value = bytes(member.value, active: active),
-                let sum = add(total, JSONWriter.bytes(.string(member.key)).count + 1, value)
+                let sum = add(total, JSONWriter.escapedCount(of: member.key) + 3, value)
             else { return nil }
             total = sum
         }

@@ -9,10 +9,8 @@ enum FormHandlers {
         return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
             let schema = try SchemaHandlers.found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
-            let document = try schema.document()
-            let body = JSONResponse.body([
-                "form": FormJSON.object(document, application: application.code, attributesType: attributesType, version: version)
-            ])
+            let body = FormJSON.body(
+                try schema.document(), application: application.code, attributesType: attributesType, version: version)
             return CachedResponse.entry(call, body: body, kind: .form, of: schema)
         }
     }
@@ -22,10 +20,11 @@ enum FormHandlers {
         let request = try PublishRequest(call.body())
         let application = try call.application(code: request.applicationCode)
         let review = try PublishReview(request, application: application, store: call.store)
-        var body: JSONObject = [
-            "form": FormJSON.object(review.document, application: application.code, attributesType: request.attributesType, version: nil)
-        ]
-        review.annotate(&body)
-        return JSONResponse.make(.object(body))
+        var annotations = JSONObject()
+        review.annotate(&annotations)
+        let body = FormJSON.body(
+            review.document, application: application.code, attributesType: request.attributesType, version: nil,
+            annotations: annotations)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
     }
 }
