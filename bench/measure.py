@@ -422,10 +422,10 @@ def report(args):
                 ratio = steps["form"]["ns"] / parse
                 targets.append((f"form of a {size:,} B schema < {FORM_TARGET:.0f}× its parse", ratio < FORM_TARGET,
                                 f"{ratio:.2f}× ({steps['form']['ns'] / 1e6:.2f} ms vs {parse / 1e6:.2f} ms)"))
-        add("form = FormBuilder.form + payload bounds + JSON bytes from the validated document; dry run = the CPU")
+        add("form = the /form body as the handler writes it (FormWriter, payload bounds) from the validated document; dry run = the CPU")
         add("part of POST …:validate (validate + compatibility against the same text + payload bound + form);")
-        add("JSON write = the text written as a JSON string (how GET and list embed json_schema); SHA-256 = the")
-        add("hash behind every GET/form ETag, per KB of input.")
+        add("JSON write = the text written as a JSON string (how GET and list embed json_schema); SHA-256 = what")
+        add("hashing a text costs per KB (ETags come from the stored content hash, not from hashing bodies).")
     add("")
     add("Targets (printed, never failing):")
     for text, ok, value in targets:

@@ -12,7 +12,7 @@
 //             the CPU part of POST …:validate
 //   write     JSONWriter.bytes(.string(text))   the text as a JSON string value, as GET and list
 //                                               put json_schema into their bodies
-//   sha256    SHA256.hexHash(text bytes)         what the ETag of a GET or form body costs per KB
+//   sha256    SHA256.hexHash(text bytes)         hashing a text (tokens, idempotency bodies) per KB
 // Each step runs in batches of at least 50 ms (BENCH_MICRO_BATCH_MS) after a warm-up; the figure is the fastest batch's
 // mean, the usual way to keep scheduler noise on a shared machine out of a CPU-bound timing.
 import Registry
