@@ -41,8 +41,6 @@ public enum JSONWriter {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// Appends `string` as a quoted JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -52,56 +50,96 @@ public enum JSONWriter {
 
     /// Appends the characters of `string` as they stand between the quotes of a JSON string.
     /// Escaping works character by character, so the escaped pieces of a string can be joined
-    /// (a form writes each path as its parent's path and the field's name). Runs of bytes that
-    /// need no escape (nearly all of a schema text) are copied in one step; lists and pages
-    /// write megabytes of them.
+    /// (a form writes each path as its parent's path and the field's name).
+    ///
+    /// Lists and pages write megabytes of schema text, where a quote comes every few bytes; so
+    /// the escaped length is counted first, the room made once, and the bytes written straight
+    /// into it, instead of one growing append per run and per escape.
     public static func writeEscaped(_ string: String, into out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
-            // Room for the quotes and the most common escape; grown geometrically, since a
-            // request for exactly this much would copy the whole buffer again and again.
-            let needed = out.count + bytes.count + 2
+            let start = out.count
+            let length = escapedLength(bytes)
+            // Room for this and the closing quote; grown geometrically, since a request for
+            // exactly this much would copy the whole buffer again and again.
+            let needed = start + length + 1
             if needed > out.capacity { out.reserveCapacity(max(needed, 2 * out.capacity)) }
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                appendEscape(byte, into: &out)
-                runStart = index + 1
+            if length == bytes.count {
+                out.append(contentsOf: bytes)
+                return
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+            out.append(contentsOf: repeatElement(0, count: length))
+            out.withUnsafeMutableBufferPointer { buffer in
+                var position = start
+                var runStart = 0
+                for index in 0..<bytes.count where needsEscape(bytes[index]) {
+                    copy(bytes, from: runStart, to: index, into: buffer, at: &position)
+                    position = writeEscape(bytes[index], into: buffer, at: position)
+                    runStart = index + 1
+                }
+                copy(bytes, from: runStart, to: bytes.count, into: buffer, at: &position)
+            }
         }
     }
 
     /// How many bytes `writeEscaped` appends for `string`, so a writer can size its buffer once.
     public static func escapedCount(of string: String) -> Int {
         var string = string
-        return string.withUTF8 { bytes in
-            var count = bytes.count
-            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
-                switch byte {
-                case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 1
-                default: count += 5
-                }
-            }
-            return count
-        }
+        return string.withUTF8 { escapedLength($0) }
     }
 
-    private static func appendEscape(_ byte: UInt8, into out: inout [UInt8]) {
-        switch byte {
-        case 0x22: out.append(contentsOf: [0x5C, 0x22])
-        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-        case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-        default:
-            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0xF)])
+    private static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = bytes.count
+        for byte in bytes where needsEscape(byte) {
+            switch byte {
+            case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 1
+            default: count += 5
+            }
         }
+        return count
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+    }
+
+    @inline(__always)
+    private static func copy(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into buffer: UnsafeMutableBufferPointer<UInt8>,
+        at position: inout Int
+    ) {
+        guard end > start else { return }
+        (buffer.baseAddress! + position).update(from: bytes.baseAddress! + start, count: end - start)
+        position += end - start
+    }
+
+    /// Writes the escape for `byte` at `position`; returns the position after it.
+    private static func writeEscape(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+        buffer[position] = 0x5C
+        let short: UInt8? = switch byte {
+        case 0x22: 0x22
+        case 0x5C: 0x5C
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0D: UInt8(ascii: "r")
+        case 0x09: UInt8(ascii: "t")
+        case 0x08: UInt8(ascii: "b")
+        case 0x0C: UInt8(ascii: "f")
+        default: nil
+        }
+        if let short {
+            buffer[position + 1] = short
+            return position + 2
+        }
+        buffer[position + 1] = UInt8(ascii: "u")
+        buffer[position + 2] = UInt8(ascii: "0")
+        buffer[position + 3] = UInt8(ascii: "0")
+        buffer[position + 4] = hexDigit(byte >> 4)
+        buffer[position + 5] = hexDigit(byte & 0xF)
+        return position + 6
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
