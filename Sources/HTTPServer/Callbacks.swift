@@ -57,15 +57,23 @@ enum Callbacks {
         if let response = context.answerInline(request) {
             return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
         }
+        return handOff(request, on: connection, state: state, context: context)
+    }
+
+    /// Suspends the connection and queues the request for a handler thread, which sets the
+    /// answer and resumes the connection; MHD then calls `access` again to send it. (Resuming
+    /// before this call returns is allowed: MHD only looks at the connection again after it.)
+    private static func handOff(
+        _ request: HTTPRequest, on connection: OpaquePointer, state: RequestState, context: ServerContext
+    ) -> MHD_Result {
         let pending = PendingAnswer()
-        let accepted = context.handlerThreads.submit(
-            {
-                let suspended = SuspendedConnection(suspending: connection)
-                return {
-                    pending.set(context.handler(request))
-                    suspended.resume()
-                }
-            })
+        let accepted = context.handlerThreads.submit {
+            let suspended = SuspendedConnection(suspending: connection)
+            return {
+                pending.set(context.handler(request))
+                suspended.resume()
+            }
+        }
         guard accepted else {
             return ResponseWriter.queue(context.rejection(.shuttingDown), on: connection, closeConnection: true)
         }
