@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Synchronization
 
 /// Per-request state kept behind MHD's `*con_cls` between the access-handler calls of one
-/// request (headers, body chunks, end). Only the daemon thread that owns the connection
+/// request (headers, body chunks, end). Only the event loop that owns the connection
 /// touches it, one call at a time.
 final class RequestState {
     /// The request as received so far (body empty), or why it must be rejected.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Everything the C callbacks need, shared by all daemon threads. MHD receives it as an
+/// Everything the C callbacks need, shared by all event loops and handler threads. MHD receives it as an
 /// unretained pointer in `cls`; `HTTPServer` owns it and outlives every daemon.
 final class ServerContext: Sendable {
     /// Answers from memory on the event loop, or nil when the request needs a handler thread.

@@ -5,11 +5,11 @@ import Glibc
 import Musl
 #endif
 
-/// State split into independently locked stripes. The server runs many more worker threads
-/// than cores (handlers block on the database), and one lock taken by every request — a
-/// metrics table, a lookup cache — was measured to cost more CPU than the request itself
-/// (spinning and futex waits). Callers pick a stripe by key, or by thread for per-thread
-/// tallies that are merged when read.
+/// State split into independently locked stripes. Event loops and many more handler threads
+/// than cores (handlers block on the database) serve requests at once, and one lock taken by
+/// every request — a metrics table, a lookup cache — was measured to cost more CPU than the
+/// request itself (spinning and futex waits). Callers pick a stripe by key, or by thread for
+/// per-thread tallies that are merged when read.
 public final class Striped<State: Sendable>: Sendable {
     private final class Stripe: Sendable {
         let state: Mutex<State>
@@ -29,7 +29,7 @@ public final class Striped<State: Sendable>: Sendable {
         stripes[Self.index(hash, count: stripes.count)].state.withLock { body(&$0) }
     }
 
-    /// The calling thread's stripe: worker threads mostly keep to their own.
+    /// The calling thread's stripe: threads mostly keep to their own.
     public func withThreadStripe<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
         withStripe(for: Int(bitPattern: UInt(pthread_self())), body)
     }

@@ -46,7 +46,7 @@ public enum RetryPolicy: Sendable {
     }
 }
 
-/// A fixed-size set of sessions shared by the worker threads. Sessions are opened lazily and
+/// A fixed-size set of sessions shared by the handler threads. Sessions are opened lazily and
 /// replaced lazily: one that broke is dropped when it comes back and a new one is opened by the
 /// next caller, so the pool heals after a database restart without being recreated.
 ///

@@ -29,9 +29,10 @@ public final class ResponseCache: Sendable {
     private let shards: [ByteBoundedCache<Key, Entry>]
     private let invalidations = Atomic<Int>(0)
 
-    /// The hottest entries again, per worker thread: hits on a handful of popular versions
-    /// would otherwise all queue on one shard's lock (the LRU moves an entry on every hit).
-    /// Bodies are shared arrays, so this holds references, bounded by bytes per thread.
+    /// The hottest entries again, per thread (event loops serve nearly all hits): hits on a
+    /// handful of popular versions would otherwise all queue on one shard's lock (the LRU moves
+    /// an entry on every hit). Bodies are shared arrays, so this holds references, bounded by
+    /// bytes per thread.
     private let hot = Striped<HotEntries>(count: 16) { HotEntries() }
 
     private struct HotEntries: Sendable {

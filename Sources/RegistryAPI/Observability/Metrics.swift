@@ -44,7 +44,8 @@ public final class Metrics: Sendable {
         }
     }
 
-    /// One tally per worker thread, merged at scrape time: every request records here.
+    /// One tally per thread (event loop or handler thread), merged at scrape time: every
+    /// request records here.
     private let state = Striped<State>(count: 16) { State() }
 
     public init() {}
