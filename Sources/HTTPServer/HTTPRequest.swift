@@ -40,7 +40,7 @@ public struct HTTPRequest: Sendable {
 
     /// Case-insensitive because HTTP header names are; the first match wins.
     public func header(_ name: String) -> String? {
-        let wanted = name.utf8.contains(where: { (65...90).contains($0) }) ? name.lowercased() : name
+        let wanted = name.utf8.contains(where: ASCIICase.isUppercase) ? name.lowercased() : name
         return headers.first { $0.name == wanted }?.value
     }
 }

@@ -15,7 +15,7 @@ enum RequestHead {
     ) -> (head: Result<HTTPRequest, RequestState.InvalidRequest>, contentLength: UInt64?) {
         let rawHeaders = pairs(of: connection, kind: .HEADER_KIND)
         // Read before any validation, so an invalid request's oversized body is refused unread.
-        let contentLength = rawHeaders.last { isContentLength($0.name) }
+        let contentLength = rawHeaders.last { ASCIICase.matches($0.name, "content-length") }
             .flatMap { UInt64(String(decoding: $0.value, as: UTF8.self)) }  // MHD trims values
         do throws(RequestState.InvalidRequest) {
             let method = try text(cString(method), "method")
@@ -43,7 +43,7 @@ enum RequestHead {
         throws(RequestState.InvalidRequest) -> String
     {
         if bytes.contains(0) { throw .init(reason: "\(what()) contains a NUL byte") }
-        let lower: (UInt8) -> UInt8 = { lowercased && (65...90).contains($0) ? $0 + 32 : $0 }
+        let lower: (UInt8) -> UInt8 = { lowercased ? ASCIICase.lowercased($0) : $0 }
         if !bytes.contains(where: { $0 >= 0x80 }) {
             // ASCII, the usual case: always valid UTF-8, so a plain copy.
             return String(unsafeUninitializedCapacity: bytes.count) { out in
@@ -55,10 +55,6 @@ enum RequestHead {
             throw .init(reason: "\(what()) is not valid UTF-8")
         }
         return string
-    }
-
-    private static func isContentLength(_ name: UnsafeRawBufferPointer) -> Bool {
-        name.count == 14 && zip(name, "content-length".utf8).allSatisfy { (65...90).contains($0) ? $0 + 32 == $1 : $0 == $1 }
     }
 
     private static func cString(_ pointer: UnsafePointer<CChar>?) -> UnsafeRawBufferPointer {

@@ -19,17 +19,13 @@ enum ResponseWriter {
         }
         guard let mhdResponse = created else { return .NO }  // out of memory: drop the connection
         defer { MHD_destroy_response(mhdResponse) }
-        for header in response.headers where !isContentLength(header.name) {
+        // MHD computes the length itself.
+        for header in response.headers where !ASCIICase.matches(header.name.utf8, "content-length") {
             guard MHD_add_response_header(mhdResponse, header.name, header.value) == .YES else { return nil }
         }
         if closeConnection {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
-    }
-
-    /// MHD computes the length itself; compared without allocating, as it runs for every header.
-    private static func isContentLength(_ name: String) -> Bool {
-        name.utf8.count == 14 && zip(name.utf8, "content-length".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 }

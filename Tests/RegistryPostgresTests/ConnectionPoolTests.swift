@@ -18,16 +18,7 @@ import TestSupport
 
     @Test func acquireGivesUpWithUnavailableWhenEverySessionStaysBusy() throws {
         let f = try Fixture(poolSize: 1, acquireTimeout: .milliseconds(300))
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let holder = Thread {
-            _ = try? f.pool.withConnection { _ in
-                holding.signal()
-                release.wait()
-            }
-        }
-        holder.start()
-        holding.wait()
+        let release = holdTheOnlySession(f.pool)
         #expect(f.pool.stats.inUse == 1)
 
         let clock = ContinuousClock()
@@ -44,16 +35,7 @@ import TestSupport
 
     @Test func waitingCallersAreCountedAndServedInTurn() throws {
         let f = try Fixture(poolSize: 1, acquireTimeout: .seconds(10))
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let holder = Thread {
-            _ = try? f.pool.withConnection { _ in
-                holding.signal()
-                release.wait()
-            }
-        }
-        holder.start()
-        holding.wait()
+        let release = holdTheOnlySession(f.pool)
 
         let waitersDone = DispatchSemaphore(value: 0)
         let waiters = Thread {
@@ -174,4 +156,19 @@ import TestSupport
         #expect(f.pool.stats.open == 0)
         #expect(throws: RegistryError.unavailable("database unavailable")) { try f.store.application(code: "X") }
     }
+}
+
+/// Takes a session on another thread and keeps it until the returned semaphore is signalled;
+/// returns once the session is held.
+private func holdTheOnlySession(_ pool: ConnectionPool) -> DispatchSemaphore {
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    Thread {
+        _ = try? pool.withConnection { _ in
+            holding.signal()
+            release.wait()
+        }
+    }.start()
+    holding.wait()
+    return release
 }

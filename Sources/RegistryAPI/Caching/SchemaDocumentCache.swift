@@ -20,7 +20,7 @@ final class SchemaDocumentCache: Sendable {
     /// an estimate is enough to keep the cache bounded.
     static let bytesPerTextByte = 8
 
-    private let documents: ByteBoundedCache<[UInt8], SchemaDocument>
+    private let documents: ByteBoundedCache<DigestKey, SchemaDocument>
 
     /// - Parameter capacityBytes: estimated memory for documents; 0 disables the cache.
     init(capacityBytes: Int) {
@@ -37,9 +37,10 @@ final class SchemaDocumentCache: Sendable {
     /// The document of `text`, whose SHA-256 the caller knows (from the database): validated
     /// on first use only. Texts that break the rules are not remembered.
     func document(_ text: String, contentHash: [UInt8]) throws(RegistryError) -> SchemaDocument {
-        if let document = documents.value(for: contentHash) { return document }
+        let key = DigestKey(bytes: contentHash)
+        if let document = documents.value(for: key) { return document }
         let document = try SchemaRules.validate(text)
-        documents.insert(document, for: contentHash, cost: text.utf8.count * Self.bytesPerTextByte)
+        documents.insert(document, for: key, cost: text.utf8.count * Self.bytesPerTextByte)
         return document
     }
 
