@@ -58,7 +58,9 @@ public final class RegistryAPI: Sendable {
         [
             Route("GET", "/healthz", requiresToken: false, triesMemoryFirst: true, handler: OperationsHandlers.health),
             Route("GET", "/readyz", requiresToken: false) { call in OperationsHandlers.ready(call, operations) },
-            Route("GET", "/metrics", requiresToken: false) { call in OperationsHandlers.metrics(call, metrics, operations) },
+            Route("GET", "/metrics", requiresToken: false, triesMemoryFirst: true) { call in
+                OperationsHandlers.metrics(call, metrics, operations)
+            },
         ]
     }
 

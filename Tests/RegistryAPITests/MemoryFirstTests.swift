@@ -39,6 +39,22 @@ import TestSupport
         #expect(registry.api.answerFromMemory(form)?.status == 200)
     }
 
+    @Test func aMissTriedOnTheEventLoopAndThenOnAHandlerThreadCountsOnce() throws {
+        let registry = try TestRegistry(
+            databaseURL: TestPostgres.shared.makeDatabase(), caching: CacheSettings(responseBytes: 1 << 20, lookupSeconds: 2))
+        defer { registry.stop() }
+        let tenant = try registry.makeTenant()
+        _ = try tenant.publish("Counted", SchemaAPITests.flight)
+        let version = Self.get(tenant, "/api/live_activity_schemas/Counted/1")
+        _ = registry.api.handle(Self.get(tenant, "/api/live_activity_schemas"))  // fills the lookup caches
+        let before = registry.api.cacheStatistics
+        #expect(registry.api.answerFromMemory(version) == nil)
+        #expect(registry.api.handle(version).status == 200)
+        #expect(registry.api.cacheStatistics.misses == before.misses + 1)
+        #expect(registry.api.answerFromMemory(version)?.status == 200)
+        #expect(registry.api.cacheStatistics.misses == before.misses + 1)
+    }
+
     @Test func requestsThatWriteOrListAreNeverTriedInMemory() throws {
         let registry = try TestRegistry(
             databaseURL: TestPostgres.shared.makeDatabase(), caching: CacheSettings(responseBytes: 1 << 20, lookupSeconds: 2))
@@ -62,5 +78,6 @@ import TestSupport
         let noToken = HTTPRequest(method: "GET", path: "/api/live_activity_schemas/Memory/1", query: [("application", tenant.code)])
         #expect(registry.api.answerFromMemory(noToken)?.status == 401)
         #expect(registry.api.answerFromMemory(HTTPRequest(method: "GET", path: "/healthz"))?.status == 200)
+        #expect(registry.api.answerFromMemory(HTTPRequest(method: "GET", path: "/metrics"))?.status == 200)
     }
 }

@@ -11,7 +11,8 @@ enum CachedResponse {
     ) throws(RegistryError) -> HTTPResponse {
         let cache = call.caches.responses
         let entry: ResponseCache.Entry
-        if let cached = cache.entry(key) {
+        // On an event loop a miss is counted by the handler thread that tries again.
+        if let cached = cache.entry(key, countingMiss: !call.store.memoryOnly) {
             entry = cached
         } else {
             let epoch = cache.epoch
