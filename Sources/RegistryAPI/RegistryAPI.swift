@@ -104,7 +104,8 @@ public final class RegistryAPI: Sendable {
     private func respond(_ request: HTTPRequest, storage: Storage) -> HTTPResponse? {
         let started = WallClock.now()
         let notes = CallNotes()
-        guard var (response, route) = answer(request, storage: storage, notes: notes) else { return nil }
+        guard let (answered, route) = answer(request, storage: storage, notes: notes) else { return nil }
+        var response = answered
         let requestID = RequestID.accept(request.header("x-request-id"))
         response.headers.append((name: "X-Request-Id", value: requestID))
         let seconds = WallClock.now() - started
