@@ -79,8 +79,17 @@ async function request(method, path, { query, body } = {}) {
   return data ?? {};
 }
 
+/**
+ * One path segment: every character but letters, digits, `-` and `_` percent-encoded, so a
+ * type named `%`, `a?b`, `#1`, `with space` or an emoji stays one segment meaning exactly that
+ * name, and `.` or `..` is written `%2E`/`%2E%2E`, which the registry reads as the name (a
+ * browser's URL parser still folds an all-dot segment, encoded or not: WHATWG URL, path state).
+ */
+export const pathSegment = (text) =>
+  encodeURIComponent(String(text)).replace(/[!'()*.~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 const versionPath = (attributesType, version) =>
-  `/api/live_activity_schemas/${encodeURIComponent(attributesType)}/${encodeURIComponent(version)}`;
+  `/api/live_activity_schemas/${pathSegment(attributesType)}/${pathSegment(version)}`;
 
 export const api = {
   /** [{code, name, created}] of the token's account. */
