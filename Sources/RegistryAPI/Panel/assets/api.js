@@ -1,7 +1,3 @@
-extension PanelAssets {
-    /// `api.js`: the registry's HTTP API as promises, the signed-in token in `sessionStorage`,
-    /// and error bodies `{code, message, details}` turned into readable messages.
-    static let apiJS = ##"""
 // The registry's HTTP API. Every call carries `Authorization: Api <token>` from sessionStorage.
 
 const TOKEN_KEY = 'schema-registry.token';
@@ -118,5 +114,3 @@ export const api = {
     return request('DELETE', versionPath(attributesType, version), { query: { application } });
   },
 };
-"""##
-}
