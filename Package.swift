@@ -21,7 +21,12 @@ let package = Package(
         .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "RegistryPostgres", dependencies: ["Registry", "CLibPQ"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
-        .target(name: "RegistryAPI", dependencies: ["Registry", "HTTPServer"]),
+        .target(
+            name: "RegistryAPI",
+            dependencies: ["Registry", "HTTPServer"],
+            exclude: ["Panel/assets"],
+            plugins: ["PanelAssetsPlugin"]
+        ),
         .executableTarget(
             name: "schema-registry",
             dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI"],
@@ -33,6 +38,13 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["build-info-tool"],
             path: "Sources/BuildInfoPlugin"
+        ),
+        .executableTarget(name: "panel-assets-tool", path: "Sources/PanelAssetsTool"),
+        .plugin(
+            name: "PanelAssetsPlugin",
+            capability: .buildTool(),
+            dependencies: ["panel-assets-tool"],
+            path: "Sources/PanelAssetsPlugin"
         ),
         .target(
             name: "TestSupport",

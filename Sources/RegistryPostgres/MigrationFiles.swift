@@ -1,3 +1,5 @@
+import Registry
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -20,6 +22,9 @@ public struct Migration: Sendable, Equatable, CustomStringConvertible {
         self.name = name
         self.path = path
     }
+
+    /// `0001_initial.sql`: the file as it is named on disk.
+    public var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     /// `1 initial`: how logs and errors name a migration.
     public var description: String { "\(version) \(name)" }
@@ -45,6 +50,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case duplicateVersion(Int)
     case noMigrations(String)
     case failed(Migration?, PGError)
+    /// An applied migration's file changed afterwards: the database no longer matches it.
+    case edited(Migration)
 
     /// Safe to log: names files and SQLSTATEs, never SQL text or server messages.
     public var description: String {
@@ -55,6 +62,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         case .noMigrations(let path): "no NNNN_name.sql files in \(path)"
         case .failed(let migration?, let error): "migration \(migration) failed: \(error)"
         case .failed(nil, let error): "migration bookkeeping failed: \(error)"
+        case .edited(let migration):
+            "migration file \(migration.fileName) was edited after it was applied (its SHA-256 differs from schema_migrations); restore it and put the change in a new migration"
         }
     }
 
@@ -85,7 +94,12 @@ enum MigrationFiles {
         return found
     }
 
-    static func read(_ path: String) throws(MigrationError) -> String {
+    /// SHA-256 (hex) of the file's bytes, as recorded in `schema_migrations.checksum`.
+    static func checksum(_ path: String) throws(MigrationError) -> String {
+        SHA256.hexHash(try read(path))
+    }
+
+    static func read(_ path: String) throws(MigrationError) -> [UInt8] {
         guard let file = fopen(path, "rb") else { throw .unreadableFile(path) }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -98,7 +112,7 @@ enum MigrationFiles {
                 break
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     static func containsFirstMigration(_ directory: String) -> Bool {

@@ -1,3 +1,5 @@
+import Registry
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -12,6 +14,8 @@ public struct AppliedMigration: Sendable, Equatable {
     public let name: String
     /// RFC 3339 UTC, to tell when a deploy migrated the database.
     public let appliedAt: String
+    /// SHA-256 (hex) of the file as applied; nil until a `migrate` of this build records it.
+    public let checksum: String?
 }
 
 /// Applied versus available migrations, so the server can refuse to start on a database older
@@ -21,6 +25,8 @@ public struct MigrationStatus: Sendable, Equatable {
     public let applied: [AppliedMigration]
     /// What this build ships, in version order.
     public let available: [Migration]
+    /// Applied migrations whose file no longer has the checksum recorded when it was applied.
+    public let edited: [Migration]
 
     /// Shipped but not yet applied: what `migrate` would apply.
     public var pending: [Migration] {
@@ -38,8 +44,10 @@ public struct MigrationStatus: Sendable, Equatable {
     /// still counts, so an older build can keep serving during a rolling deploy.
     public var isUpToDate: Bool { pending.isEmpty }
 
-    /// What to tell the operator when the database is behind, or nil when it is up to date.
+    /// What to tell the operator when a migration file was edited after it was applied or the
+    /// database is behind, or nil when all is well.
     public var problem: String? {
+        if let edited = edited.first { return MigrationError.edited(edited).description }
         guard !isUpToDate else { return nil }
         let appliedCount = available.count - pending.count
         return "database is not migrated: run `schema-registry migrate` (applied \(appliedCount) of \(available.count))"
@@ -89,17 +97,26 @@ public struct Migrator: Sendable {
                         connection.invalidate()
                     }
                 }
-                try run(connection) { try connection.simpleQuery(Self.createTable) }
-                let done = try run(connection) {
-                    Set(try connection.execute(Self.appliedVersions).rows.map { Int(try $0.int32(0)) })
+                try run(connection) {
+                    try connection.simpleQuery(Self.createTable)
+                    try connection.simpleQuery(Self.addChecksumColumn)
+                }
+                let recorded = try run(connection) { try appliedChecksums(connection) }
+                if let edited = try Self.edited(files, recorded: recorded).first { throw MigrationError.edited(edited) }
+                // Rows recorded before checksums existed take the checksum of the file as it is now.
+                for migration in files {
+                    guard let entry = recorded[migration.version], entry == nil else { continue }
+                    let checksum = try MigrationFiles.checksum(migration.path)
+                    try run(connection) { try connection.execute(Self.backfillChecksum, [migration.version, checksum]) }
                 }
                 var appliedNow: [Migration] = []
-                for migration in files where !done.contains(migration.version) {
-                    let sql = try MigrationFiles.read(migration.path)
+                for migration in files where recorded[migration.version] == nil {
+                    let bytes = try MigrationFiles.read(migration.path)
                     do {
                         try connection.transaction {
-                            try connection.simpleQuery(sql)
-                            try connection.execute(Self.record, [migration.version, migration.name])
+                            try connection.simpleQuery(String(decoding: bytes, as: UTF8.self))
+                            try connection.execute(
+                                Self.record, [migration.version, migration.name, SHA256.hexHash(bytes)])
                         }
                     } catch let error as PGError {
                         throw MigrationError.failed(migration, error)
@@ -111,18 +128,40 @@ public struct Migrator: Sendable {
         } }
     }
 
-    /// Applied versus available, without changing anything (no lock, no table creation).
+    /// Applied versus available, and which applied files were edited since, without changing
+    /// anything (no lock, no table creation; a table without the checksum column reads as
+    /// checksums not yet recorded).
     public func status() throws -> MigrationStatus {
         let files = try available()
         let applied = try Self.surfacingUnavailable { try pool.withConnection(retry: .read) { connection in
             try run(connection) { () throws -> [AppliedMigration] in
                 guard try connection.execute(Self.tableExists).rows.first?.bool(0) == true else { return [] }
                 return try connection.execute(Self.appliedList).rows.map { row in
-                    AppliedMigration(version: Int(try row.int32(0)), name: try row.string(1), appliedAt: try row.string(2))
+                    AppliedMigration(
+                        version: Int(try row.int32(0)), name: try row.string(1), appliedAt: try row.string(2),
+                        checksum: try row.optionalString(3))
                 }
             }
         } }
-        return MigrationStatus(applied: applied, available: files)
+        let recorded = Dictionary(applied.map { ($0.version, $0.checksum) }, uniquingKeysWith: { first, _ in first })
+        return MigrationStatus(applied: applied, available: files, edited: try Self.edited(files, recorded: recorded))
+    }
+
+    /// Each applied version with its recorded checksum (nil: recorded before checksums existed).
+    private func appliedChecksums(_ connection: PGConnection) throws -> [Int: String?] {
+        var recorded: [Int: String?] = [:]
+        for row in try connection.execute(Self.appliedVersions).rows {
+            recorded[Int(try row.int32(0))] = .some(try row.optionalString(1))
+        }
+        return recorded
+    }
+
+    /// The files whose bytes no longer match the checksum recorded when they were applied.
+    private static func edited(_ files: [Migration], recorded: [Int: String?]) throws -> [Migration] {
+        try files.filter { migration in
+            guard let entry = recorded[migration.version], let checksum = entry else { return false }
+            return try MigrationFiles.checksum(migration.path) != checksum
+        }
     }
 
     /// Where the migrations are: `$REGISTRY_MIGRATIONS_DIR`; else the nearest `migrations`
@@ -180,17 +219,25 @@ public struct Migrator: Sendable {
             applied_at timestamptz NOT NULL DEFAULT now()
         )
         """
+    /// Databases migrated before checksums were recorded get the column here, not in a numbered
+    /// migration, because the migrator needs it before it can check any migration.
+    private static let addChecksumColumn = "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text"
     private static let lock = PGStatement("migrator_lock", "SELECT pg_advisory_lock($1::bigint)")
     private static let unlock = PGStatement("migrator_unlock", "SELECT pg_advisory_unlock($1::bigint)")
-    private static let appliedVersions = PGStatement("migrator_versions", "SELECT version FROM schema_migrations")
+    private static let appliedVersions = PGStatement("migrator_versions", "SELECT version, checksum FROM schema_migrations")
     private static let record = PGStatement(
-        "migrator_record", "INSERT INTO schema_migrations (version, name) VALUES ($1::integer, $2::text)")
+        "migrator_record",
+        "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1::integer, $2::text, $3::text)")
+    private static let backfillChecksum = PGStatement(
+        "migrator_backfill_checksum",
+        "UPDATE schema_migrations SET checksum = $2::text WHERE version = $1::integer AND checksum IS NULL")
     private static let tableExists = PGStatement(
         "migrator_table_exists", "SELECT to_regclass('schema_migrations') IS NOT NULL")
     private static let appliedList = PGStatement(
         "migrator_applied",
         """
-        SELECT version, name, to_char(applied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-        FROM schema_migrations ORDER BY version
+        SELECT version, name, to_char(applied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+            to_jsonb(m) ->> 'checksum'
+        FROM schema_migrations m ORDER BY version
         """)
 }

@@ -3,28 +3,38 @@ import RegistryPostgres
 
 /// `schema-registry admin …`: plain SQL underneath (see AdminStore), scriptable output.
 enum AdminCommand {
+    /// What each action accepts; a new option is one line here.
+    static let actions: [String: CommandSyntax] = [
+        "create-account": CommandSyntax(command: "admin create-account", positionals: ["NAME"]),
+        "create-application": CommandSyntax(
+            command: "admin create-application", options: [.value("account"), .value("code"), .value("name")]),
+        "issue-token": CommandSyntax(command: "admin issue-token", options: [.value("account")]),
+        "revoke-token": CommandSyntax(command: "admin revoke-token", positionals: ["TOKEN_ID"]),
+        "list-applications": CommandSyntax(command: "admin list-applications", options: [.value("account")]),
+        "list-tokens": CommandSyntax(command: "admin list-tokens", options: [.value("account")]),
+    ]
+
     static func run(_ words: [String], environment: [String: String]) throws {
         guard let action = words.first else { throw UsageError("admin needs an action") }
-        let arguments = try Arguments(words.dropFirst())
+        guard let syntax = actions[action] else { throw UsageError("unknown admin action '\(action)'") }
+        let arguments = try syntax.parse(words.dropFirst())
         let configuration = try Configuration.fromEnvironment(environment)
         let pool = Database.pool(configuration)
         defer { pool.close() }
         let admin = AdminStore(pool: pool)
         switch action {
         case "create-account":
-            print(try admin.createAccount(name: arguments.requiredPositional(0, "NAME")))
+            print(try admin.createAccount(name: arguments.positional[0]))
         case "create-application":
-            let account = try arguments.integerOption("account") ?? { throw UsageError("--account is required") }()
+            let account = try arguments.requiredIntegerOption("account")
             print(try admin.createApplication(accountID: account, code: arguments.option("code"), name: arguments.option("name") ?? ""))
         case "issue-token":
-            let account = try arguments.integerOption("account") ?? { throw UsageError("--account is required") }()
+            let account = try arguments.requiredIntegerOption("account")
             let token = APIToken.generate()
             _ = try admin.issueToken(accountID: account, tokenHash: token.hash)
             print(token.secret)
         case "revoke-token":
-            guard let id = Int64(try arguments.requiredPositional(0, "TOKEN_ID")) else {
-                throw UsageError("TOKEN_ID must be an integer")
-            }
+            guard let id = Int64(arguments.positional[0]) else { throw UsageError("TOKEN_ID must be an integer") }
             guard try admin.revokeToken(id: id) else { Console.fail("no live token with id \(id)", status: 1) }
             Console.message("revoked token \(id)")
         case "list-applications":
@@ -36,7 +46,7 @@ enum AdminCommand {
                 print([String(token.id), String(token.accountID), token.created, token.revoked ?? "-"].joined(separator: "\t"))
             }
         default:
-            throw UsageError("unknown admin action '\(action)'")
+            preconditionFailure("every action in `actions` is handled above")
         }
     }
 }

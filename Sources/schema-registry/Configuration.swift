@@ -1,4 +1,5 @@
 import RegistryAPI
+import RegistryPostgres
 
 /// The service's one configuration, read once from the environment. A bad value stops
 /// start-up with one line naming the variable (exit 2), never a half-configured server.
@@ -84,7 +85,7 @@ struct Configuration: Sendable {
     var redacted: [(String, String)] {
         [
             ("listen", "\(listenHost):\(listenPort)"),
-            ("database_url", DatabaseURLRedaction.redact(databaseURL)),
+            ("database_url", ConnectionString.redacted(databaseURL)),
             ("http_workers", String(httpWorkers)),
             ("http_event_loops", httpEventLoops.map(String.init) ?? "one per core"),
             ("db_pool_size", String(poolSize)),

@@ -43,20 +43,3 @@ struct EnvironmentReader {
         return (host.isEmpty ? "0.0.0.0" : host, port)
     }
 }
-
-/// Masks the password in a libpq URI (`postgresql://user:secret@host`) or key=value string
-/// (`password=secret`) so the effective configuration can be logged.
-enum DatabaseURLRedaction {
-    static func redact(_ url: String) -> String {
-        if let scheme = url.firstRange(of: "://") {
-            let rest = url[scheme.upperBound...]
-            guard let at = rest.firstIndex(of: "@") else { return url }
-            let credentials = rest[..<at]
-            guard let colon = credentials.firstIndex(of: ":") else { return url }
-            return String(url[..<scheme.upperBound]) + credentials[..<colon] + ":*****" + rest[at...]
-        }
-        return url.split(separator: " ").map { pair in
-            pair.lowercased().hasPrefix("password=") ? "password=*****" : String(pair)
-        }.joined(separator: " ")
-    }
-}

@@ -4,9 +4,10 @@ import Registry
 /// `schema-registry schema-from-swift FILE.swift --type NAME`: prints the `jsonSchema` of an
 /// `ActivityAttributes` type, so authors publish from the Swift they already have.
 enum SchemaFromSwiftCommand {
-    static func run(_ words: [String]) throws {
-        let arguments = try Arguments(words[...])
-        let path = try arguments.requiredPositional(0, "FILE.swift")
+    static let syntax = CommandSyntax(command: "schema-from-swift", positionals: ["FILE.swift"], options: [.value("type")])
+
+    static func run(_ arguments: Arguments) throws {
+        let path = arguments.positional[0]
         let typeName = try arguments.requiredOption("type")
         guard let data = FileManager.default.contents(atPath: path) else {
             Console.fail("cannot read \(path)", status: 1)

@@ -1,16 +1,27 @@
 import Foundation
 
 /// `schema-registry COMMAND …`: every command prints only its result on stdout, messages go
-/// to stderr, configuration and usage mistakes exit 2 with one line.
-let arguments = CommandLine.arguments.dropFirst()
+/// to stderr, configuration and usage mistakes exit 2 with one line. Each command checks its
+/// words against its `CommandSyntax` before it reads the configuration or the database.
+let words = Array(CommandLine.arguments.dropFirst())
+let rest = words.dropFirst()
+let environment = ProcessInfo.processInfo.environment
 do {
-    switch arguments.first {
-    case "serve": try ServeCommand.run(environment: ProcessInfo.processInfo.environment)
-    case "migrate": try MigrateCommand.run(environment: ProcessInfo.processInfo.environment)
-    case "admin": try AdminCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-    case "schema-from-swift": try SchemaFromSwiftCommand.run(Array(arguments.dropFirst()))
-    case "version": print(BuildInfo.versionLine)
-    case "help", "--help", "-h": print(Help.text, terminator: "")
+    switch words.first {
+    case "serve":
+        _ = try CommandSyntax(command: "serve").parse(rest)
+        try ServeCommand.run(environment: environment)
+    case "migrate":
+        _ = try CommandSyntax(command: "migrate").parse(rest)
+        try MigrateCommand.run(environment: environment)
+    case "admin": try AdminCommand.run(Array(rest), environment: environment)
+    case "schema-from-swift": try SchemaFromSwiftCommand.run(try SchemaFromSwiftCommand.syntax.parse(rest))
+    case "version":
+        _ = try CommandSyntax(command: "version").parse(rest)
+        print(BuildInfo.versionLine)
+    case let word? where ["help", "--help", "-h"].contains(word):
+        _ = try CommandSyntax(command: word).parse(rest)
+        print(Help.text, terminator: "")
     case let other?: throw UsageError("unknown command '\(other)'")
     case nil: throw UsageError("a command is required")
     }

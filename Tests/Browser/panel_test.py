@@ -493,6 +493,37 @@ def step_delete_with_confirmation(p):
     p.shot("after-delete")
 
 
+
+# Names that mean something in a URL. All-dot names are checked as the segment the panel
+# writes (`%2E%2E`): a browser's URL parser folds an all-dot segment however it is encoded, so
+# only the HTTP-level test (PathSegmentAPITests) can send them.
+URL_CHARACTER_TYPES = ["100%", "what?", "#1", "with space", "a.b", "\U0001F680 Rocket", "%2E"]
+
+
+def step_types_with_url_characters_open_and_delete(p):
+    segments = p.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "import('./api.js').then((m) => done(arguments[0].map(m.pathSegment))).catch((e) => done(String(e)));",
+        [".", ".."])
+    assert segments == ["%2E", "%2E%2E"], f"all-dot names as segments: {segments}"
+    for name in URL_CHARACTER_TYPES:
+        status, body, _ = api("POST", "/api/live_activity_schemas",
+                              body={"application": APP, "attributesType": name, "jsonSchema": SCHEMA_V1})
+        assert status == 200, f"publish {name!r}: HTTP {status} {body}"
+        # The panel's own API module, in the page, as the version view and the delete button use it.
+        result = p.driver.execute_async_script(
+            "const [application, name, done] = arguments;"
+            "import('./api.js').then(async ({ api }) => {"
+            "  const schema = await api.schema(application, name, 1);"
+            "  const form = await api.form(application, name, 1);"
+            "  await api.remove(application, name, 1);"
+            "  done({ type: schema.attributes_type, form: form !== undefined });"
+            "}).catch((e) => done({ error: String(e && e.message || e) }));",
+            APP, name)
+        assert result == {"type": name, "form": True}, f"{name!r}: {result}"
+        assert api_versions(name) == [], f"{name!r} was not deleted"
+
+
 def step_narrow_layout(p):
     p.set_width(360, 780, mobile=True)
     try:
@@ -557,6 +588,7 @@ STEPS = [
     step_versions_newest_first,
     step_delete_with_confirmation,
     step_narrow_layout,
+    step_types_with_url_characters_open_and_delete,
     step_sign_out,
     step_no_console_errors,
 ]

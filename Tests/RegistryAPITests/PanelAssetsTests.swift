@@ -1,6 +1,8 @@
+import Foundation
 import HTTPServer
 import Registry
 import Testing
+import TestSupport
 
 @testable import RegistryAPI
 
@@ -17,6 +19,19 @@ import Testing
     /// The values of `attribute="…"` in `html`.
     static func attributeValues(_ attribute: String, in html: String) -> [String] {
         html.components(separatedBy: "\(attribute)=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+    }
+
+    /// The panel is edited as files in `Sources/RegistryAPI/Panel/assets/`; the binary serves
+    /// exactly their bytes, and nothing else.
+    @Test func theEmbeddedBytesAreTheFilesInTheAssetsFolder() throws {
+        let folder = TestPaths.packageRoot.appendingPathComponent("Sources/RegistryAPI/Panel/assets")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names.count >= 10, "\(names)")
+        #expect(PanelAssets.files.keys.sorted() == names)
+        for name in names {
+            let file = try Data(contentsOf: folder.appendingPathComponent(name))
+            #expect(PanelAssets.files[name]?.body == Array(file), "\(name) is served as it is in the folder")
+        }
     }
 
     @Test func theBarePanelPathIsTheIndexPage() throws {

@@ -38,6 +38,43 @@ import TestSupport
             path: "/api/live_activity_schemas/FlightAttributes/9:check"), status: 404, code: 5)
     }
 
+    @Test func previewWithAnInvalidEventReportsTheEventAlone() throws {
+        for event: JSONValue in ["pause", 3] {
+            let response = try tenant.post([
+                "application": .string(tenant.code), "bundle_id": "com.example.flights", "live_activity_id": "act-1",
+                "live_activity": ["event": event, "content-state": ["gate": "A1"]],
+            ], path: "/api/live_activities:preview")
+            #expect(response.status == 200, "\(response.bodyText)")
+            let body = try response.json()
+            #expect(body["valid"] == false)
+            let paths = body["problems"]?.arrayValue?.compactMap { $0["path"]?.stringValue }
+            #expect(paths == ["live_activity.event"], "\(event): \(response.bodyText)")
+        }
+    }
+
+    /// Both push endpoints are documented with the proto spelling; their messages use it.
+    @Test func aMissingOrBadFieldIsNamedInTheSpellingTheEndpointDocuments() throws {
+        let activity: JSONValue = ["content-state": ["gate": "A1"], "attributes-type": "FlightAttributes", "attributes": [:]]
+        let cases: [(body: JSONObject, path: String, named: String)] = [
+            (["application": .string(tenant.code), "live_activity": activity], "/api/live_activities:preview", "bundle_id"),
+            (["application": .string(tenant.code), "bundleId": "", "live_activity": activity], "/api/live_activities:preview", "bundle_id"),
+            (["application": .string(tenant.code), "bundle_id": "b", "schema_version": "abc", "live_activity": activity],
+             "/api/live_activities:preview", "schema_version"),
+            (["application": .string(tenant.code), "bundle_id": "b", "attributes_type": 3], "/api/live_activities:preview",
+             "attributes_type"),
+            (["application": .string(tenant.code), "event": "update"], "/api/live_activity_schemas/FlightAttributes/1:check",
+             "content_state"),
+            (["application": .string(tenant.code), "event": "update", "contentState": 1],
+             "/api/live_activity_schemas/FlightAttributes/1:check", "content_state"),
+        ]
+        for (body, path, named) in cases {
+            let response = try tenant.post(body, path: path)
+            try expectError(response, status: 400, code: 3, mentioning: named)
+            let message = try response.json()["message"]?.stringValue ?? ""
+            #expect(message.hasPrefix(named + ":"), "\(message)")
+        }
+    }
+
     @Test func previewComposesTheAPNsRequestWithTheNewestSchema() throws {
         let response = try tenant.post([
             "application": .string(tenant.code), "bundle_id": "com.example.flights", "title": "Boarding",

@@ -91,6 +91,63 @@ import TestSupport
         #expect(tables.values == ["t", "f"])
     }
 
+    @Test func anAppliedMigrationEditedAfterwardsIsRefusedNamingItsFile() throws {
+        let directory = try temporaryDirectory([
+            "0001_first.sql": "CREATE TABLE first_table (id integer);",
+            "0002_second.sql": "CREATE TABLE second_table (id integer);",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pool = try emptyDatabasePool()
+        let migrator = Migrator(pool: pool, directory: directory)
+        try migrator.migrate()
+        let recorded = try migrator.status().applied.map(\.checksum)
+        #expect(recorded == [
+            SHA256.hexHash(Array("CREATE TABLE first_table (id integer);".utf8)),
+            SHA256.hexHash(Array("CREATE TABLE second_table (id integer);".utf8)),
+        ])
+
+        try "CREATE TABLE second_table (id bigint);".write(toFile: directory + "/0002_second.sql", atomically: true, encoding: .utf8)
+        let status = try migrator.status()
+        #expect(status.edited.map(\.version) == [2])
+        #expect(status.isUpToDate, "nothing is pending; the edit is the problem")
+        let problem = try #require(status.problem)
+        #expect(problem.contains("0002_second.sql") && problem.contains("edited"), "\(problem)")
+        #expect(!problem.contains("\n"), "one line")
+        let error = try #require(throws: MigrationError.self) { try migrator.migrate() }
+        #expect(error.description == problem)
+
+        // A new migration is not applied past the edited one; restoring the file clears it.
+        try "SELECT 3;".write(toFile: directory + "/0003_third.sql", atomically: true, encoding: .utf8)
+        #expect(throws: MigrationError.self) { try migrator.migrate() }
+        try "CREATE TABLE second_table (id integer);".write(toFile: directory + "/0002_second.sql", atomically: true, encoding: .utf8)
+        #expect(try migrator.migrate().map(\.version) == [3])
+        #expect(try migrator.status().problem == nil)
+    }
+
+    @Test func checksumsAreAddedAndBackfilledOnTheFirstMigrateAfterAnUpgrade() throws {
+        let directory = try temporaryDirectory([
+            "0001_first.sql": "SELECT 1;",
+            "0002_second.sql": "SELECT 2;",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pool = try emptyDatabasePool()
+        let migrator = Migrator(pool: pool, directory: directory)
+        try migrator.migrate()
+        // As a build from before checksums left it.
+        _ = try pool.withConnection { try $0.simpleQuery("ALTER TABLE schema_migrations DROP COLUMN checksum") }
+        let old = try migrator.status()
+        #expect(old.applied.map(\.checksum) == [nil, nil])
+        #expect(old.problem == nil, "a database without checksums still serves")
+
+        try "SELECT 3;".write(toFile: directory + "/0003_third.sql", atomically: true, encoding: .utf8)
+        #expect(try migrator.migrate().map(\.version) == [3])
+        let checksums = try migrator.status().applied.map(\.checksum)
+        #expect(checksums == ["SELECT 1;", "SELECT 2;", "SELECT 3;"].map { SHA256.hexHash(Array($0.utf8)) })
+
+        try "SELECT 1; -- edited".write(toFile: directory + "/0001_first.sql", atomically: true, encoding: .utf8)
+        #expect(try migrator.status().problem?.contains("0001_first.sql") == true, "backfilled rows are checked too")
+    }
+
     @Test func migrationFilesAreReadInNumericOrder() throws {
         let directory = try temporaryDirectory([
             "0010_tenth.sql": "SELECT 10;",

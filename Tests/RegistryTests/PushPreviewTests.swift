@@ -35,7 +35,7 @@ import Testing
         )
     }
 
-    func preview(_ notification: JSONObject, _ call: LiveActivityCall) -> LiveActivityPreviewResult {
+    func preview(_ notification: JSONObject, _ call: LiveActivityCall?) -> LiveActivityPreviewResult {
         LiveActivityPreview.preview(notification, call: call, bundleID: "com.example.flights", schema: schema, now: now)
     }
 
@@ -135,6 +135,28 @@ import Testing
         var missing = try update()
         missing["live_activity"]?.removeEvent()
         #expect(errors(preview(missing, .update)) == ["live_activity.event"])
+    }
+
+    @Test func theEventDecidesTheCall() {
+        let cases: [(JSONValue?, LiveActivityCall?)] = [
+            (nil, .start), (.null, .start), ("start", .start), ("update", .update), ("end", .update),
+            ("pause", nil), ("", nil), ("Start", nil), (3, nil), (true, nil), (["start"], nil),
+        ]
+        for (event, call) in cases {
+            #expect(LiveActivityCall(event: event) == call, "\(String(describing: event))")
+        }
+    }
+
+    @Test func anEventNamingNeitherCallIsReportedAloneWithoutTheRulesOfEitherCall() throws {
+        // No content, title, attributes-type or attributes (a start would need them), and
+        // attributes present (an update must not have them): only the event is wrong.
+        for event in [#""pause""#, #""""#, "3", "[]"] {
+            let notification = try pushObject(
+                #"{"live_activity_id":"la-1","live_activity":{"event":\#(event),"content-state":{"gate":"B12"},"attributes":{}}}"#)
+            let result = preview(notification, LiveActivityCall(event: notification["live_activity"]?["event"]))
+            #expect(result.problems.map(\.path) == ["live_activity.event"], "\(event): \(result.problems)")
+            #expect(result.request == nil)
+        }
     }
 
     @Test func aStartEventMayOnlySayStart() throws {

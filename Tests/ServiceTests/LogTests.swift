@@ -81,7 +81,9 @@ import TestSupport
         let startup = try #require(server.logObjects.first { $0["msg"]?.stringValue == "serving" }, "\(server.diagnostics)")
         let url = try #require(startup["database_url"]?.stringValue, "\(startup)")
         #expect(!url.contains("s3cret"))
-        #expect(url.contains("postgres:") && url.contains("@127.0.0.1:\(database.cluster.port)/\(database.name)"), "\(url)")
+        for field in ["user=postgres", "host=127.0.0.1", "port=\(database.cluster.port)", "dbname=\(database.name)", "password=*****"] {
+            #expect(url.split(separator: " ").contains { $0 == field }, "\(field) in \(url)")
+        }
         #expect(startup["port"]?.int == server.port)
         #expect(startup["shutdown_grace_seconds"]?.stringValue == "7" || startup["shutdown_grace_seconds"]?.int == 7)
         #expect(startup["version"]?.stringValue?.isEmpty == false)
@@ -91,12 +93,24 @@ import TestSupport
         #expect(!server.stdout.contains("s3cret") && !server.stderr.contains("s3cret"), "\(server.diagnostics)")
     }
 
-    @Test func keyValueDatabaseURLPasswordIsMaskedToo() throws {
+    /// Every spelling of the password libpq accepts, besides `user:secret@` above.
+    static let passwordSpellings = [
+        "postgresql://postgres@127.0.0.1:PORT/DB?password=q-s3cret",
+        "host=127.0.0.1 port=PORT dbname=DB user=postgres password=kv-s3cret",
+        "host=127.0.0.1 port=PORT dbname=DB user=postgres password = kv-s3cret",
+        "host=127.0.0.1 port=PORT dbname=DB user=postgres password='kv s3cret'",
+    ]
+
+    @Test(arguments: passwordSpellings)
+    func everySpellingOfThePasswordIsMasked(_ spelling: String) throws {
         let database = try ServiceDatabase.make()
-        let url = "host=127.0.0.1 port=\(database.cluster.port) dbname=\(database.name) user=postgres password=kv-s3cret"
+        let url = spelling.replacing("PORT", with: String(database.cluster.port)).replacing("DB", with: database.name)
         let server = try ServiceProcess.serve(environment: serveEnvironment(url))
         defer { server.kill() }
-        #expect(!server.stdout.contains("kv-s3cret") && !server.stderr.contains("kv-s3cret"), "\(server.diagnostics)")
+        #expect(!server.stdout.contains("s3cret") && !server.stderr.contains("s3cret"), "\(server.diagnostics)")
+        let startup = try #require(server.logObjects.first { $0["msg"]?.stringValue == "serving" }, "\(server.diagnostics)")
+        let shown = try #require(startup["database_url"]?.stringValue, "\(startup)")
+        #expect(shown.contains("dbname=\(database.name)") && shown.contains("password=*****"), "\(shown)")
         #expect(try RawHTTPClient.send(port: server.port, target: "/readyz").status == 200)
     }
 

@@ -66,4 +66,33 @@ import TestSupport
         defer { server.kill() }
         #expect(try RawHTTPClient.send(port: server.port, target: "/readyz").status == 200)
     }
+
+    @Test func serveAndMigrateRefuseAnAppliedMigrationEditedAfterwardsWithOneLineNamingTheFile() throws {
+        let directory = NSTemporaryDirectory() + "edited-migrations-\(UUID().uuidString)"
+        try FileManager.default.copyItem(atPath: TestPostgres.migrationsDirectory, toPath: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try ServiceDatabase.make(migrated: false)
+        let settings = ["REGISTRY_MIGRATIONS_DIR": directory]
+        let environment = ServiceProcess.environment(settings.merging(["DATABASE_URL": database.url]) { $1 })
+        #expect(try ServiceProcess.run(["migrate"], environment: environment).status == 0)
+
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("0001_") }.first)
+        let handle = try #require(FileHandle(forWritingAtPath: directory + "/" + file))
+        handle.seekToEndOfFile()
+        handle.write(Data("\n-- edited after it was applied\n".utf8))
+        handle.closeFile()
+
+        let process = try ServiceProcess.spawn(["serve"], environment: serveEnvironment(database.url, settings))
+        defer { process.kill() }
+        let status = process.waitForExit(timeoutSeconds: 15)
+        #expect(status != nil && status != 0, "\(process.diagnostics)")
+        #expect(process.stderrLines.count == 1, "\(process.diagnostics)")
+        #expect(process.stderr.contains(file) && process.stderr.contains("edited"), "\(process.diagnostics)")
+        #expect(!process.stdout.contains("\"serving\""), "\(process.diagnostics)")
+
+        let migrate = try ServiceProcess.run(["migrate"], environment: environment)
+        #expect(migrate.status != 0, "\(migrate)")
+        #expect(migrate.stderrLines.count == 1 && migrate.stderr.contains(file), "\(migrate)")
+    }
 }

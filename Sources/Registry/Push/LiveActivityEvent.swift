@@ -12,4 +12,14 @@ public enum LiveActivityCall: String, Sendable {
     case start
     /// `updateLiveActivity`, which also ends activities.
     case update
+
+    /// The call a notification's `live_activity.event` implies: absent, `null` or `"start"` is
+    /// a start, `"update"` or `"end"` an update; any other value names neither, so nil.
+    public init?(event: JSONValue?) {
+        switch event {
+        case nil, .null?, .string("start")?: self = .start
+        case .string("update")?, .string("end")?: self = .update
+        default: return nil
+        }
+    }
 }

@@ -18,8 +18,11 @@ public enum LiveActivityPreview {
     /// too; `send_date` and `timezone` are checked on both calls; `stale-date`,
     /// `dismissal-date` and `relevance-score` are passed on at start as well; on start
     /// `live_activity.event` may be omitted or `"start"`; text fields set to `""` count as unset.
+    /// A nil `call` means the event names neither call: that is reported alone, without the
+    /// rules of either call (a start's content, attributes-type and attributes; an update's
+    /// "no attributes").
     public static func preview(
-        _ notification: JSONObject, call: LiveActivityCall, bundleID: String, schema: SchemaDocument?, now: Double
+        _ notification: JSONObject, call: LiveActivityCall?, bundleID: String, schema: SchemaDocument?, now: Double
     ) -> LiveActivityPreviewResult {
         var reader = FieldReader()
         _ = reader.requiredString("live_activity_id", in: notification, path: "live_activity_id")
@@ -48,7 +51,7 @@ public enum LiveActivityPreview {
         if call == .start {
             attributesType = reader.requiredString("attributes-type", in: activity, path: "live_activity.attributes-type")
             attributes = reader.requiredObject("attributes", in: activity, path: "live_activity.attributes")
-        } else if activity.present("attributes") != nil {
+        } else if call == .update, activity.present("attributes") != nil {
             reader.problems.append(PushValueChecker.attributesOnlyAtStart)
         }
         let staleDate = reader.integer("stale-date", in: activity, path: "live_activity.stale-date")
@@ -93,9 +96,14 @@ public enum LiveActivityPreview {
 extension FieldReader {
     /// The event the call sends: a start is always `start` (`live_activity.event` may be
     /// omitted or say `"start"`); an update names `"update"` or `"end"`.
-    fileprivate mutating func event(of activity: JSONObject, in call: LiveActivityCall) -> LiveActivityEvent? {
+    fileprivate mutating func event(of activity: JSONObject, in call: LiveActivityCall?) -> LiveActivityEvent? {
         let path = "live_activity.event"
         switch call {
+        case nil:
+            if let text = string("event", in: activity, path: path) {
+                problems.append(.error(path, #"must be "start", "update" or "end", not \#(JSONWriter.string(.string(text)))"#))
+            }
+            return nil
         case .start:
             guard let text = string("event", in: activity, path: path) else { return .start }
             guard text == LiveActivityEvent.start.rawValue else {

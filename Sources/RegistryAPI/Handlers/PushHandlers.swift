@@ -4,9 +4,11 @@ import Registry
 /// Checks of Live Activity push data against published schemas (issue 8): `:check` for the
 /// values a journey would send, `:preview` for the exact APNs request a notification implies.
 enum PushHandlers {
-    static let contentState = FieldName("contentState", "content_state")
-    static let bundleID = FieldName("bundleId", "bundle_id")
-    static let schemaVersion = FieldName("schemaVersion", "schema_version")
+    // The push endpoints are documented with the proto spelling, so their messages use it too.
+    static let contentState = FieldName("contentState", "content_state", shown: .snake)
+    static let bundleID = FieldName("bundleId", "bundle_id", shown: .snake)
+    static let schemaVersion = FieldName("schemaVersion", "schema_version", shown: .snake)
+    static let attributesType = FieldName("attributesType", "attributes_type", shown: .snake)
 
     static func check(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let attributesType = try call.pathAttributesType()
@@ -32,16 +34,15 @@ enum PushHandlers {
         let code = try body.requiredString(.application)
         let bundle = try body.requiredString(bundleID)
         let requestedVersion = try body.value(schemaVersion).flatMap { value throws(RegistryError) -> Int32? in
-            value.isNull ? nil : try VersionNumber.parse(value, field: "schemaVersion")
+            value.isNull ? nil : try VersionNumber.parse(value, field: schemaVersion.shown)
         }
         let activity = body.object["live_activity"]?.objectValue
-        let eventName = activity?["event"]?.stringValue
-        let liveCall: LiveActivityCall = (eventName == nil || eventName == "start") ? .start : .update
+        let liveCall = LiveActivityCall(event: activity?["event"])
         var attributesType = activity?["attributes-type"]?.stringValue
         if let named = attributesType, !named.isEmpty {
             try AttributesTypeName.validate(named, field: "live_activity.attributes-type")
         } else {
-            attributesType = try body.string(.attributesType)
+            attributesType = try body.string(Self.attributesType)
         }
         let application = try call.application(code: code)
         var schema: SchemaDocument?
@@ -74,12 +75,12 @@ enum PushHandlers {
     private static func object(_ body: BodyFields, _ field: FieldName, required: Bool) throws(RegistryError) -> JSONObject? {
         switch try body.value(field) {
         case nil, .null?:
-            if required { throw .invalidArgument("\(field.snake): is required and must be an object") }
+            if required { throw .invalidArgument("\(field.shown): is required and must be an object") }
             return nil
         case .object(let object)?:
             return object
         case let other?:
-            throw .invalidArgument("\(field.snake): must be an object, not \(other.typeName)")
+            throw .invalidArgument("\(field.shown): must be an object, not \(other.typeName)")
         }
     }
 }

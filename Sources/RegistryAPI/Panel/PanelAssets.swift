@@ -1,8 +1,8 @@
 import Registry
 
-/// The control panel's files (issue 7), embedded in the binary so `/panel/` needs no CDN, no
-/// build step and no files beside the executable. Each asset's text lives in its own
-/// `PanelAssets+….swift` file; this file only names them and gives their content types.
+/// The control panel's files, embedded in the binary so `/panel/` needs no CDN, no build step
+/// and no files beside the executable. They are ordinary files in `Panel/assets/`, turned into
+/// Swift source at build time by PanelAssetsPlugin; this file gives their content types.
 ///
 /// The JavaScript is a handful of small ES modules loaded by `index.html`: `dom.js` (element
 /// helpers), `api.js` (the registry's HTTP API, the token in `sessionStorage`), `json-text.js`
@@ -27,18 +27,13 @@ enum PanelAssets {
     static let css = "text/css; charset=utf-8"
     static let javaScript = "text/javascript; charset=utf-8"
 
-    static let files: [String: Asset] = [
-        "index.html": Asset(html, indexHTML),
-        "panel.css": Asset(css, panelCSS),
-        "dom.js": Asset(javaScript, domJS),
-        "api.js": Asset(javaScript, apiJS),
-        "json-text.js": Asset(javaScript, jsonTextJS),
-        "form-render.js": Asset(javaScript, formRenderJS),
-        "version-view.js": Asset(javaScript, versionViewJS),
-        "publish-view.js": Asset(javaScript, publishViewJS),
-        "dialogs.js": Asset(javaScript, dialogsJS),
-        "app.js": Asset(javaScript, appJS),
-    ]
+    /// Every file of `Panel/assets/` by name (the build accepts only `.html`, `.css` and `.js`).
+    static let files: [String: Asset] = Dictionary(
+        uniqueKeysWithValues: GeneratedPanelAssets.files.map { ($0.name, Asset(contentType(of: $0.name), $0.text)) })
+
+    static func contentType(of name: String) -> String {
+        name.hasSuffix(".css") ? css : name.hasSuffix(".js") ? javaScript : html
+    }
 
     /// The asset served under `/panel/<name>`; `""` (the bare `/panel/`) is the index page.
     static func asset(named name: String) -> (contentType: String, body: [UInt8])? {

@@ -32,16 +32,16 @@ struct BodyFields: Sendable {
         case nil, .null?: return nil
         case .string(let s)?:
             // PostgreSQL text cannot hold NUL; say which field instead of failing at the database.
-            if s.utf8.contains(0) { throw .invalidArgument("\(field.camel): must not contain NUL characters") }
+            if s.utf8.contains(0) { throw .invalidArgument("\(field.shown): must not contain NUL characters") }
             return s
-        case let other?: throw .invalidArgument("\(field.camel): must be a string, not \(other.typeName)")
+        case let other?: throw .invalidArgument("\(field.shown): must be a string, not \(other.typeName)")
         }
     }
 
     /// A string field that must be present and non-empty.
     func requiredString(_ field: FieldName) throws(RegistryError) -> String {
-        guard let value = try string(field) else { throw .invalidArgument("\(field.camel): is required") }
-        guard !value.isEmpty else { throw .invalidArgument("\(field.camel): must not be empty") }
+        guard let value = try string(field) else { throw .invalidArgument("\(field.shown): is required") }
+        guard !value.isEmpty else { throw .invalidArgument("\(field.shown): must not be empty") }
         return value
     }
 
@@ -50,7 +50,7 @@ struct BodyFields: Sendable {
         switch try value(field) {
         case nil, .null?: return false
         case .bool(let b)?: return b
-        case let other?: throw .invalidArgument("\(field.camel): must be true or false, not \(other.typeName)")
+        case let other?: throw .invalidArgument("\(field.shown): must be true or false, not \(other.typeName)")
         }
     }
 }

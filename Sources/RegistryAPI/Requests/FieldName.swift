@@ -3,12 +3,18 @@ import Registry
 /// A request field's two accepted spellings (lowerCamelCase and the proto name); responses
 /// always use the proto name.
 struct FieldName: Sendable {
+    enum Spelling: Sendable { case camel, snake }
+
     let camel: String
     let snake: String
+    /// The spelling messages name the field by: the one the README and openapi show for the
+    /// endpoint, so a client reads the same name it was told to send.
+    let shown: String
 
-    init(_ camel: String, _ snake: String) {
+    init(_ camel: String, _ snake: String, shown: Spelling = .camel) {
         self.camel = camel
         self.snake = snake
+        self.shown = shown == .camel ? camel : snake
     }
 
     init(_ single: String) { self.init(single, single) }
@@ -21,9 +27,9 @@ struct FieldName: Sendable {
         let found = items.filter { spellings.contains($0.key) }
         guard found.count <= 1 else {
             if Set(found.map(\.key)).count > 1 {
-                throw .invalidArgument("\(camel): given as both \(camel) and \(snake); use one")
+                throw .invalidArgument("\(shown): given as both \(camel) and \(snake); use one")
             }
-            throw .invalidArgument("\(camel): given more than once")
+            throw .invalidArgument("\(shown): given more than once")
         }
         return found.first?.value
     }

@@ -1,7 +1,3 @@
-extension PanelAssets {
-    /// `dom.js`: element building without `innerHTML` (server text never becomes markup),
-    /// plus the few helpers every view shares.
-    static let domJS = ##"""
 // Builds elements from plain data. Text from the server is only ever inserted as text nodes.
 
 /** h('button', {class: 'primary', onclick: fn}, 'Save') → <button class="primary">Save</button> */
@@ -89,6 +85,4 @@ export function errorBox(error, context) {
 
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-"""##
 }

@@ -1,7 +1,3 @@
-extension PanelAssets {
-    /// `json-text.js`: pretty-printing and highlighting of JSON *text*, token by token, so key
-    /// order, number spelling and escapes stay exactly as published.
-    static let jsonTextJS = ##"""
 // Re-indents JSON text without turning it into JavaScript values (which would reorder
 // integer-like keys and round big numbers). Input is assumed to be valid JSON.
 
@@ -93,6 +89,4 @@ export function characterIndex(text, byteOffset) {
     index += character.length;
   }
   return index;
-}
-"""##
 }

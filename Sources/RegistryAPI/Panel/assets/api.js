@@ -1,7 +1,3 @@
-extension PanelAssets {
-    /// `api.js`: the registry's HTTP API as promises, the signed-in token in `sessionStorage`,
-    /// and error bodies `{code, message, details}` turned into readable messages.
-    static let apiJS = ##"""
 // The registry's HTTP API. Every call carries `Authorization: Api <token>` from sessionStorage.
 
 const TOKEN_KEY = 'schema-registry.token';
@@ -79,8 +75,17 @@ async function request(method, path, { query, body } = {}) {
   return data ?? {};
 }
 
+/**
+ * One path segment: every character but letters, digits, `-` and `_` percent-encoded, so a
+ * type named `%`, `a?b`, `#1`, `with space` or an emoji stays one segment meaning exactly that
+ * name, and `.` or `..` is written `%2E`/`%2E%2E`, which the registry reads as the name (a
+ * browser's URL parser still folds an all-dot segment, encoded or not: WHATWG URL, path state).
+ */
+export const pathSegment = (text) =>
+  encodeURIComponent(String(text)).replace(/[!'()*.~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 const versionPath = (attributesType, version) =>
-  `/api/live_activity_schemas/${encodeURIComponent(attributesType)}/${encodeURIComponent(version)}`;
+  `/api/live_activity_schemas/${pathSegment(attributesType)}/${pathSegment(version)}`;
 
 export const api = {
   /** [{code, name, created}] of the token's account. */
@@ -109,5 +114,3 @@ export const api = {
     return request('DELETE', versionPath(attributesType, version), { query: { application } });
   },
 };
-"""##
-}

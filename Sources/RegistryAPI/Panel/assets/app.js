@@ -1,7 +1,3 @@
-extension PanelAssets {
-    /// `app.js`: the entry module — sign-in and sign-out, the application picker, types on the
-    /// left and versions newest first, and switching between the version and publish views.
-    static let appJS = ##"""
 // The panel's entry point. State lives here; the views are rendered by their own modules.
 
 import { $, h, show, errorBox, focusHeading, timeElement, plural } from './dom.js';
@@ -274,5 +270,3 @@ function start() {
 }
 
 start();
-"""##
-}

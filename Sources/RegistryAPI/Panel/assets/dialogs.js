@@ -1,8 +1,3 @@
-extension PanelAssets {
-    /// `dialogs.js`: the two confirmations (`<dialog>` elements of the page): delete, which
-    /// names the type and version and says it is permanent, and publish, which shows the
-    /// compatibility findings before anything is written.
-    static let dialogsJS = ##"""
 // Modal confirmations on the page's <dialog> elements. showModal() gives focus trapping and
 // Escape-to-cancel for free; each function resolves true only for an explicit confirmation.
 
@@ -37,6 +32,4 @@ export async function confirmPublish(title, body, { risky = false } = {}) {
   confirm.textContent = risky ? 'Publish anyway' : 'Publish';
   confirm.className = risky ? 'danger' : 'primary';
   return (await ask(dialog)) === 'publish';
-}
-"""##
 }

@@ -1,7 +1,3 @@
-extension PanelAssets {
-    /// `version-view.js`: one published version — its generated form, its JSON pretty-printed
-    /// and the published text verbatim, as three tabs — and the delete button.
-    static let versionViewJS = ##"""
 // The version view: header, then tabs "Form", "JSON" and "Published text".
 
 import { h, errorBox, timeElement } from './dom.js';
@@ -85,6 +81,4 @@ function tabs(name, items) {
   list.append(...buttons);
   select(0);
   return h('div', { class: 'tabbed' }, list, panels);
-}
-"""##
 }

@@ -1,8 +1,3 @@
-extension PanelAssets {
-    /// `publish-view.js`: the schema editor. Every change runs the `:validate` dry run
-    /// (debounced) and shows its problems with their paths, or the compatibility findings and
-    /// the form preview; publishing asks for confirmation with those findings in view.
-    static let publishViewJS = ##"""
 // The publish view: type, optional version, schema text; a live dry run beside it.
 
 import { h, append, debounce, errorBox, plural } from './dom.js';
@@ -256,6 +251,4 @@ function warningList(warnings) {
   if (!warnings?.length) return null;
   return h('div', { class: 'warning-box' }, h('p', {}, h('strong', {}, 'Warnings')),
     h('ul', {}, warnings.map((warning) => h('li', {}, warning.path ? [h('code', { class: 'path' }, warning.path), ' '] : null, warning.message))));
-}
-"""##
 }

@@ -1,7 +1,3 @@
-extension PanelAssets {
-    /// `form-render.js`: a form descriptor (forms.md) rendered as the named inputs a journey
-    /// builder would show, one widget per descriptor field.
-    static let formRenderJS = ##"""
 // Renders a form descriptor ({content, attributes} of GET …/form or :validate) as live inputs.
 // Input names are the descriptor paths (`content-state.gate`, `attributes.flightNumber`, list
 // items `content-state.stops[0].name`), exactly what a journey builder would submit.
@@ -264,6 +260,4 @@ function renderRawEditor(root) {
   return h('div', { class: 'field widget-json' },
     h('label', { for: id }, 'Content state (JSON)'),
     h('textarea', { id, name: root, class: 'code', rows: 4, spellcheck: 'false', placeholder: '{ }' }));
-}
-"""##
 }

@@ -1,0 +1,39 @@
+import Foundation
+import Registry
+import Testing
+import TestSupport
+
+/// Type names that mean something in a URL (`.`, `..`, `%`, `?`, `#`, spaces, emoji) are one
+/// percent-encoded path segment each: published, read, turned into a form and deleted by name.
+@Suite struct PathSegmentAPITests {
+    static let names = [".", "..", "...", "a.b", "100%", "what?", "#1", "with space", "🚀 Rocket", "%2E", "+plus"]
+
+    /// Every byte but letters, digits, `-` and `_` percent-encoded, as the panel's `pathSegment` does.
+    static func segment(_ name: String) -> String {
+        name.utf8.map { byte in
+            let scalar = Unicode.Scalar(byte)
+            return byte < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar)) || byte == 0x2D || byte == 0x5F)
+                ? String(Character(scalar)) : String(format: "%%%02X", byte)
+        }.joined()
+    }
+
+    @Test(arguments: names)
+    func aNameWithURLCharactersRoundTripsThroughEveryVersionRoute(_ name: String) throws {
+        let tenant = try TestRegistry.shared().makeTenant()
+        let flight = #"{"type":"object","properties":{"gate":{"type":"string"}}}"#
+        let published = try tenant.publish(name, flight)
+        #expect(published.status == 200, "\(published.bodyText)")
+        let path = "/api/live_activity_schemas/\(Self.segment(name))/1?application=\(tenant.code)"
+
+        let read = try tenant.request("GET", path)
+        #expect(read.status == 200, "\(path): \(read.bodyText)")
+        #expect(try read.json()["schema"]?["attributes_type"] == .string(name), "\(read.bodyText)")
+        let form = try tenant.request("GET", "/api/live_activity_schemas/\(Self.segment(name))/1/form?application=\(tenant.code)")
+        #expect(form.status == 200, "\(form.bodyText)")
+
+        let deleted = try tenant.request("DELETE", path)
+        #expect(deleted.status == 200, "\(path): \(deleted.bodyText)")
+        #expect(try tenant.request("GET", path).status == 404)
+        #expect(try tenant.list().isEmpty)
+    }
+}

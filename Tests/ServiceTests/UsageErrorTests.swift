@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every command refuses words it does not declare (unknown options, options without their
+/// value, repeated single-use options, stray or missing arguments) with one line naming the
+/// word and exit status 2, before it reads the configuration or touches the database.
+@Suite struct UsageErrorTests {
+    struct Misuse: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        /// The word the one line must name.
+        let named: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let misuses = [
+        Misuse(arguments: ["serve", "--bogus", "1"], named: "--bogus"),
+        Misuse(arguments: ["serve", "extra"], named: "extra"),
+        Misuse(arguments: ["migrate", "--dry-run"], named: "--dry-run"),
+        Misuse(arguments: ["migrate", "now"], named: "now"),
+        Misuse(arguments: ["version", "--verbose"], named: "--verbose"),
+        Misuse(arguments: ["version", "extra"], named: "extra"),
+        Misuse(arguments: ["help", "serve"], named: "serve"),
+        Misuse(arguments: ["help", "--all"], named: "--all"),
+        Misuse(arguments: ["--help", "-x"], named: "-x"),
+        Misuse(arguments: ["schema-from-swift", "A.swift", "--type", "T", "--bogus", "1"], named: "--bogus"),
+        Misuse(arguments: ["schema-from-swift", "A.swift", "--type"], named: "--type"),
+        Misuse(arguments: ["schema-from-swift", "A.swift", "B.swift", "--type", "T"], named: "B.swift"),
+        Misuse(arguments: ["schema-from-swift", "--type", "T"], named: "FILE.swift"),
+        Misuse(arguments: ["schema-from-swift", "A.swift", "--type", "T", "--type", "U"], named: "--type"),
+        Misuse(arguments: ["admin"], named: "action"),
+        Misuse(arguments: ["admin", "frobnicate"], named: "frobnicate"),
+        Misuse(arguments: ["admin", "create-account"], named: "NAME"),
+        Misuse(arguments: ["admin", "create-account", "Acme", "Airlines"], named: "Airlines"),
+        Misuse(arguments: ["admin", "create-account", "Acme", "--bogus", "1"], named: "--bogus"),
+        Misuse(arguments: ["admin", "create-application", "--account", "1", "--bogus", "1"], named: "--bogus"),
+        Misuse(arguments: ["admin", "create-application", "--account"], named: "--account"),
+        Misuse(arguments: ["admin", "create-application", "--account", "1", "stray"], named: "stray"),
+        Misuse(arguments: ["admin", "issue-token", "--account", "1", "--bogus", "1"], named: "--bogus"),
+        Misuse(arguments: ["admin", "issue-token", "--account", "--bogus"], named: "--account"),
+        Misuse(arguments: ["admin", "issue-token", "--account", "1", "--account", "2"], named: "--account"),
+        Misuse(arguments: ["admin", "issue-token", "--account", "1", "stray"], named: "stray"),
+        Misuse(arguments: ["admin", "issue-token"], named: "--account"),
+        Misuse(arguments: ["admin", "revoke-token"], named: "TOKEN_ID"),
+        Misuse(arguments: ["admin", "revoke-token", "1", "2"], named: "2"),
+        Misuse(arguments: ["admin", "revoke-token", "1", "--force"], named: "--force"),
+        Misuse(arguments: ["admin", "list-applications", "--acount", "1"], named: "--acount"),
+        Misuse(arguments: ["admin", "list-applications", "stray"], named: "stray"),
+        Misuse(arguments: ["admin", "list-tokens", "--account"], named: "--account"),
+        Misuse(arguments: ["admin", "list-tokens", "-a", "1"], named: "-a"),
+    ]
+
+    @Test(arguments: misuses)
+    func misuseExitsTwoWithOneLineNamingTheWord(_ misuse: Misuse) throws {
+        // A reachable-looking database: a command that ignored the misuse would go on to use it.
+        let environment = ServiceProcess.environment(["DATABASE_URL": "postgresql://postgres@127.0.0.1:1/none"])
+        let result = try ServiceProcess.run(misuse.arguments, environment: environment, timeoutSeconds: 10)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderr.contains(misuse.named), "the line names \(misuse.named): \(result)")
+    }
+
+    @Test func everyCommandInTheHelpIsCoveredByTheMisuseTable() throws {
+        let help = try ServiceProcess.run(["help"], environment: ServiceProcess.environment([:]), timeoutSeconds: 10)
+        let usages = help.stdoutLines.drop { $0 != "Commands:" }.dropFirst().prefix { !$0.isEmpty }
+        // "  admin issue-token --account ID   issue an API token…": the lowercase words of the usage.
+        let commands = usages.map { line in
+            let usage = line.drop { $0 == " " }.split(separator: "  ").first ?? ""
+            return usage.split(separator: " ").prefix { $0.first?.isLowercase ?? false }.joined(separator: " ")
+        }
+        #expect(commands.count >= 11, "read the commands from help: \(commands)")
+        for command in commands {
+            let covered = Self.misuses.filter { $0.arguments.joined(separator: " ").hasPrefix(command) }
+            #expect(covered.count >= 2, "\(command) has misuse cases")
+        }
+    }
+}
