@@ -110,6 +110,12 @@ private func exact(_ names: [String]) -> [ExactName] { names.map(ExactName.init)
         #expect(found.map(\.kind) == [.removed])
         #expect(exact(found.map(\.path)) == exact(["content-state.\(composed)"]))
     }
+
+    @Test func problemsOfLookAlikeFieldsComeInByteOrderOfTheirPaths() throws {
+        let old = try SchemaRules.validate(#"{"type":"object","properties":{"\u00e9":{},"e\u0301":{}}}"#)
+        let found = Compatibility.problems(from: old, oldVersion: 1, to: try SchemaRules.validate(#"{"type":"object"}"#))
+        #expect(exact(found.map(\.path)) == exact(["content-state.\(decomposed)", "content-state.\(composed)"]))
+    }
 }
 
 @Suite struct PushExactNameTests {
