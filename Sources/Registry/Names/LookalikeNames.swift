@@ -26,7 +26,8 @@ public enum LookalikeNames {
         if let concerns = concerns(about: attributesType) {
             found.append(Warning(path: "attributesType", message: "\(JSONWriter.string(.string(attributesType))) \(concerns)"))
         }
-        collect(in: .object(document.root), path: "jsonSchema", into: &found)
+        var path: [JSONPathComponent] = []
+        collect(in: .object(document.root), at: &path, into: &found)
         guard found.count > maxListed else { return found }
         let rest = found.count - maxListed
         return found.prefix(maxListed)
@@ -38,18 +39,20 @@ public enum LookalikeNames {
         // ASCII is NFC and NFKC, has no invisible characters and one script.
         guard !name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var concerns: [String] = []
-        if !name.precomposedStringWithCanonicalMapping.hasSameBytes(as: name) {
+        let composed = name.precomposedStringWithCanonicalMapping
+        if !composed.hasSameBytes(as: name) {
             concerns.append("is not in Unicode NFC (a composed spelling that looks the same is another name)")
         }
-        let invisible = name.unicodeScalars.filter { $0.properties.generalCategory == .format }
-        if let first = invisible.first {
-            concerns.append("contains the invisible character \(codePoint(first))")
+        if let invisible = name.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
+            concerns.append("contains the invisible character \(codePoint(invisible))")
         }
         let compatible = name.precomposedStringWithCompatibilityMapping
-        if !compatible.hasSameBytes(as: name.precomposedStringWithCanonicalMapping) {
-            let reading =
-                compatible.unicodeScalars.count <= maxQuotedScalars ? " (it reads as \(JSONWriter.string(.string(compatible))))" : ""
-            concerns.append("contains compatibility characters such as full-width letters\(reading)")
+        if !compatible.hasSameBytes(as: composed) {
+            var concern = "contains compatibility characters such as full-width letters"
+            if compatible.unicodeScalars.count <= maxQuotedScalars {
+                concern += " (it reads as \(JSONWriter.string(.string(compatible))))"
+            }
+            concerns.append(concern)
         }
         let scripts = LetterScript.scripts(in: name)
         if scripts.count > 1 {
@@ -59,24 +62,28 @@ public enum LookalikeNames {
         return concerns.joined(separator: ", ") + "; it may be mistaken for another name"
     }
 
-    private static func collect(in value: JSONValue, path: String, into found: inout [Warning]) {
+    /// Walks the schema with the path to the current value as components, rendered only for a
+    /// warning.
+    private static func collect(in value: JSONValue, at path: inout [JSONPathComponent], into found: inout [Warning]) {
         switch value {
         case .object(let object):
             for member in object.members {
-                let memberPath = JSONPathComponent.render([.key(member.key)], prefix: path)
+                path.append(.key(member.key))
                 if member.key.hasSameBytes(as: "properties"), case .object(let properties) = member.value {
                     for property in properties.members {
-                        if let concerns = concerns(about: property.key) {
-                            let propertyPath = JSONPathComponent.render([.key(property.key)], prefix: memberPath)
-                            found.append(Warning(path: propertyPath, message: concerns))
-                        }
+                        guard let concerns = concerns(about: property.key) else { continue }
+                        let propertyPath = JSONPathComponent.render(path + [.key(property.key)], prefix: "jsonSchema")
+                        found.append(Warning(path: propertyPath, message: concerns))
                     }
                 }
-                collect(in: member.value, path: memberPath, into: &found)
+                collect(in: member.value, at: &path, into: &found)
+                path.removeLast()
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                collect(in: element, path: JSONPathComponent.render([.index(index)], prefix: path), into: &found)
+                path.append(.index(index))
+                collect(in: element, at: &path, into: &found)
+                path.removeLast()
             }
         case .null, .bool, .number, .string:
             break
