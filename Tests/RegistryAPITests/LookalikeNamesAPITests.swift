@@ -103,6 +103,23 @@ import TestSupport
         }
     }
 
+    @Test func listPagesThroughTypeNamesThatStartWithACombiningMark() throws {
+        let tenant = try TestRegistry.shared().makeTenant()
+        let names = ["\u{301}A", "\u{301}B", "\u{301}C"]
+        for name in names { #expect(try tenant.publish(name, Self.schema(0)).status == 200) }
+        var seen: [String] = []
+        var token: String?
+        repeat {
+            let query = "&pageSize=1" + (token.map { "&pageToken=\($0)" } ?? "")
+            let response = try tenant.request("GET", "/api/live_activity_schemas?application=\(tenant.code)\(query)")
+            #expect(response.status == 200, "\(response.bodyText)")
+            let body = try response.json()
+            seen += (body["schemas"]?.arrayValue ?? []).compactMap { $0["attributes_type"]?.stringValue }
+            token = body["next_page_token"]?.stringValue
+        } while token != nil && seen.count <= names.count
+        #expect(seen.map(ExactName.init) == inByteOrder(names))
+    }
+
     @Test func validateWarnsAboutLookAlikeNamesWithoutRefusingThem() throws {
         let tenant = try TestRegistry.shared().makeTenant()
         let schema = #"{"type":"object","properties":{"Fl\u0456ght":{"type":"string"},"gate":{"type":"string"}}}"#
