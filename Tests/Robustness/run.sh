@@ -6,6 +6,7 @@
 #   bash Tests/Fuzz/run.sh SECONDS                     libFuzzer over the Registry module
 #   python3 Tests/Robustness/durability.py [--quick]   PostgreSQL restart, kill -9, three replicas
 #   python3 Tests/Robustness/abuse.py [--quick]        slow clients, idle flood, revocation, secrets
+#   python3 Tests/Robustness/unicode_lookalikes.py [--quick]  look-alike names through the caches
 #
 #   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse]
 #
@@ -70,6 +71,7 @@ wanted contract && part contract bash "$here/schemathesis.sh" $quick
 wanted fuzz && part fuzz bash "$root/Tests/Fuzz/run.sh" "$fuzz_seconds"
 wanted durability && part durability python3 "$here/durability.py" $quick
 wanted abuse && part abuse python3 "$here/abuse.py" $quick
+wanted lookalikes && part lookalikes python3 "$here/unicode_lookalikes.py" $quick
 
 printf '\n===== robustness summary (%s, %d s) =====\n' "${quick:-full}" $((SECONDS - started))
 printf '  %s\n' "${summary[@]}"

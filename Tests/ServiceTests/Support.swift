@@ -57,13 +57,6 @@ func serveEnvironment(_ databaseURL: String, _ extra: [String: String] = [:]) ->
     return ServiceProcess.environment(overrides)
 }
 
-extension Tenant {
-    /// The same tenant talking to another server (a replica, or the admin port).
-    func on(port: Int) -> Tenant {
-        Tenant(port: port, code: code, token: token, accountID: accountID, tokenID: tokenID)
-    }
-}
-
 
 /// Polls until `condition` holds or the time runs out; returns whether it held.
 func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {

@@ -55,11 +55,12 @@ public final class TestRegistry: Sendable {
         pool.close()
     }
 
-    /// A new account with one application and one live token.
-    public func makeTenant() throws -> Tenant {
+    /// A new account with one application (coded `applicationCode`, or a generated code) and
+    /// one live token.
+    public func makeTenant(applicationCode: String? = nil) throws -> Tenant {
         let admin = AdminStore(pool: pool)
         let account = try admin.createAccount(name: "test")
-        let code = try admin.createApplication(accountID: account, name: "test app")
+        let code = try admin.createApplication(accountID: account, code: applicationCode, name: "test app")
         let token = APIToken.generate()
         let tokenID = try admin.issueToken(accountID: account, tokenHash: token.hash)
         return Tenant(port: port, code: code, token: token.secret, accountID: account, tokenID: tokenID)
@@ -84,6 +85,11 @@ public struct Tenant: Sendable {
         self.token = token
         self.accountID = accountID
         self.tokenID = tokenID
+    }
+
+    /// The same tenant talking to another server (a replica, or the admin port).
+    public func on(port: Int) -> Tenant {
+        Tenant(port: port, code: code, token: token, accountID: accountID, tokenID: tokenID)
     }
 
     /// Sends a request with this tenant's token unless `token` says otherwise (nil: no header).

@@ -38,7 +38,7 @@ public enum Compatibility {
         comparison.compare(old: old.attributes.fields, new: new.attributes.fields)
         // Byte order of the path; problems of one field keep the order they were found in.
         return comparison.problems.enumerated().sorted { a, b in
-            a.element.path == b.element.path
+            a.element.path.hasSameBytes(as: b.element.path)
                 ? a.offset < b.offset : a.element.path.utf8.lexicographicallyPrecedes(b.element.path.utf8)
         }.map(\.element)
     }

@@ -12,11 +12,12 @@ struct FieldComparison {
         self.oldVersion = oldVersion
     }
 
-    /// Matches fields by name, so reordering keys changes nothing.
+    /// Matches fields by name, so reordering keys changes nothing. Names match by Unicode
+    /// scalars, as JSON keys do: `"é"` and `"e\u{301}"` are two fields.
     mutating func compare(old: [FormField], new: [FormField]) {
-        let newFields = Dictionary(new.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newFields = Dictionary(new.map { (ExactName($0.name), $0) }, uniquingKeysWith: { first, _ in first })
         for field in old {
-            if let newField = newFields[field.name] {
+            if let newField = newFields[ExactName(field.name)] {
                 compare(old: field, new: newField)
             } else {
                 report(.removed, field, removalMessage(field))

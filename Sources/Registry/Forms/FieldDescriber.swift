@@ -31,7 +31,7 @@ struct FieldDescriber {
     /// The fields of a section, one per member of its `properties`, in text order.
     mutating func sectionUses(of properties: JSONObject, required: [String]) -> [FieldUse] {
         properties.members.map { member in
-            use(named: member.key, schema: member.value, isRequired: required.contains(member.key), depth: 1)
+            use(named: member.key, schema: member.value, isRequired: required.containsExactly(member.key), depth: 1)
         }
     }
 
@@ -71,7 +71,7 @@ struct FieldDescriber {
     private func isReusable(_ nested: ShapeDependence, below depth: Int) -> Bool {
         depth + nested.height <= Self.maxDepth
             && fieldCount + nested.fieldCount <= Self.maxFieldsBeforeReferencesStop
-            && !activeReferences.contains(where: nested.references.contains)
+            && !activeReferences.contains(where: nested.references.containsExactly)
     }
 
     private mutating func use(named name: String, schema: JSONValue, isRequired: Bool, depth: Int) -> FieldUse {

@@ -16,7 +16,8 @@ struct SchemaResolver {
     }
 
     private let document: SchemaDocument
-    private var targets: [String: FieldSchema?] = [:]
+    /// Keyed by scalars, as JSON pointers match keys.
+    private var targets: [ExactName: FieldSchema?] = [:]
 
     init(document: SchemaDocument) {
         self.document = document
@@ -30,7 +31,7 @@ struct SchemaResolver {
     mutating func resolve(_ schema: inout FieldSchema, active: inout [String]) -> Resolution {
         while let reference = schema.reference {
             guard case .string(let reference) = reference else { return .unresolvable }
-            if let position = active.firstIndex(of: reference) { return .cycle(position: position) }
+            if let position = active.firstIndex(where: { $0.hasSameBytes(as: reference) }) { return .cycle(position: position) }
             guard let target = target(of: reference) else { return .unresolvable }
             active.append(reference)
             schema.complete(with: target)
@@ -39,9 +40,10 @@ struct SchemaResolver {
     }
 
     private mutating func target(of reference: String) -> FieldSchema? {
-        if let known = targets[reference] { return known }
+        let key = ExactName(reference)
+        if let known = targets[key] { return known }
         let target = document.resolve(reference: reference)?.objectValue.map(FieldSchema.init)
-        targets[reference] = target
+        targets[key] = target
         return target
     }
 }

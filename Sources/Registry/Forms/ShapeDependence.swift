@@ -23,7 +23,7 @@ struct ShapeDependence {
     mutating func include(_ nested: ShapeDependence) {
         height = max(height, nested.height + 1)
         fieldCount += nested.fieldCount + 1
-        for reference in nested.references where !references.contains(reference) {
+        for reference in nested.references where !references.containsExactly(reference) {
             references.append(reference)
         }
         outermostCyclePosition = min(outermostCyclePosition, nested.outermostCyclePosition)
@@ -34,7 +34,7 @@ struct ShapeDependence {
     mutating func merge(_ group: ShapeDependence) {
         height = max(height, group.height)
         fieldCount += group.fieldCount
-        for reference in group.references where !references.contains(reference) {
+        for reference in group.references where !references.containsExactly(reference) {
             references.append(reference)
         }
         outermostCyclePosition = min(outermostCyclePosition, group.outermostCyclePosition)

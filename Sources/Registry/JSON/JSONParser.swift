@@ -104,7 +104,7 @@ public struct JSONParser {
         try enter(depth: depth)
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        var seenKeys: Set<String> = []
+        var seenKeys: Set<ExactName> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -141,12 +141,14 @@ public struct JSONParser {
         }
     }
 
-    /// Small objects are scanned; past a handful of keys a set keeps wide objects linear.
-    private func isDuplicate(_ key: String, in members: [(key: String, value: JSONValue)], seen: inout Set<String>) -> Bool {
+    /// Keys are the same when their Unicode scalars are (RFC 8259 §8.3): `"é"` and `"e\u0301"`
+    /// are two keys. Small objects are scanned; past a handful of keys a set keeps wide objects
+    /// linear.
+    private func isDuplicate(_ key: String, in members: [(key: String, value: JSONValue)], seen: inout Set<ExactName>) -> Bool {
         let scanLimit = 8
-        if members.count < scanLimit { return members.contains(where: { $0.key == key }) }
-        if seen.isEmpty { seen = Set(members.map(\.key)) }
-        return !seen.insert(key).inserted
+        if members.count < scanLimit { return members.contains(where: { $0.key.hasSameBytes(as: key) }) }
+        if seen.isEmpty { seen = Set(members.map { ExactName($0.key) }) }
+        return !seen.insert(ExactName(key)).inserted
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {

@@ -1,6 +1,9 @@
 /// A JSON document as parsed: objects keep their keys in the order of the text, and numbers
 /// keep their exact lexeme, because both the form's field order and verbatim `default` / `enum`
 /// values come straight from the author's schema text.
+///
+/// Equality compares strings and keys by Unicode scalars (RFC 8259 §8.3), never by Swift's
+/// canonical equivalence: `"Caf\u{E9}"` and `"Cafe\u{301}"` are two different JSON strings.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -12,7 +15,8 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// An ordered JSON object. Lookups are linear scans: schema objects hold a handful of keys,
-/// and order matters more than asymptotics here.
+/// and order matters more than asymptotics here. Keys match by Unicode scalars (`ExactName`),
+/// as JSON and JSON Schema compare them.
 public struct JSONObject: Sendable, Equatable {
     /// The members in text order. Duplicate keys are possible only when the parser allowed them.
     public var members: [(key: String, value: JSONValue)]
@@ -23,9 +27,9 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value of the first member named `key`, if any.
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { members.first(where: { $0.key.hasSameBytes(as: key) })?.value }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = members.firstIndex(where: { $0.key.hasSameBytes(as: key) }) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append((key, newValue))
@@ -39,7 +43,7 @@ public struct JSONObject: Sendable, Equatable {
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key.hasSameBytes(as: $1.key) && $0.value == $1.value }
     }
 }
 
@@ -50,6 +54,18 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
 }
 
 extension JSONValue {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let l), .bool(let r)): l == r
+        case (.number(let l), .number(let r)): l.hasSameBytes(as: r)
+        case (.string(let l), .string(let r)): l.hasSameBytes(as: r)
+        case (.array(let l), .array(let r)): l == r
+        case (.object(let l), .object(let r)): l == r
+        default: false
+        }
+    }
+
     public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }

@@ -64,7 +64,7 @@ public enum PayloadSizeEstimator {
 /// definitions that refer to the next one twice would cost 2^depth visits.
 private final class Bound {
     let document: SchemaDocument
-    private var boundsByReference: [String: Int?] = [:]
+    private var boundsByReference: [ExactName: Int?] = [:]
 
     init(document: SchemaDocument) {
         self.document = document
@@ -73,7 +73,7 @@ private final class Bound {
     /// The longest shortest-round-trip `Double` text: `-1.7976931348623157e+308`.
     private static let longestNumberBytes = 24
 
-    func objectBytes(properties: JSONObject?, additionalProperties: JSONValue?, active: Set<String>) -> Int? {
+    func objectBytes(properties: JSONObject?, additionalProperties: JSONValue?, active: Set<ExactName>) -> Int? {
         guard let properties else { return nil }
         if let additionalProperties, case .object = additionalProperties { return nil }
         var total = 2 + max(properties.count - 1, 0)
@@ -86,15 +86,15 @@ private final class Bound {
         return total
     }
 
-    private func bytes(_ schema: JSONValue, active: Set<String>) -> Int? {
+    private func bytes(_ schema: JSONValue, active: Set<ExactName>) -> Int? {
         guard case .string(let reference)? = schema.objectValue?["$ref"] else { return unmemoizedBytes(schema, active: active) }
-        if let known = boundsByReference[reference] { return known }
+        if let known = boundsByReference[ExactName(reference)] { return known }
         let bound = unmemoizedBytes(schema, active: active)
-        boundsByReference[reference] = .some(bound)
+        boundsByReference[ExactName(reference)] = .some(bound)
         return bound
     }
 
-    private func unmemoizedBytes(_ schema: JSONValue, active: Set<String>) -> Int? {
+    private func unmemoizedBytes(_ schema: JSONValue, active: Set<ExactName>) -> Int? {
         let (dereferenced, active) = document.dereference(schema, active: active)
         guard case .object(let schema) = dereferenced else { return nil }
         if case .array(let options) = schema["enum"] { return options.map { JSONWriter.bytes($0).count }.max() }
@@ -109,7 +109,7 @@ private final class Bound {
         return largest
     }
 
-    private func bytes(ofType type: String, _ schema: JSONObject, active: Set<String>) -> Int? {
+    private func bytes(ofType type: String, _ schema: JSONObject, active: Set<ExactName>) -> Int? {
         switch type {
         case "null": return 4
         case "boolean": return 5

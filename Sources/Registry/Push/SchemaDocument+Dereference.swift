@@ -13,7 +13,7 @@ extension SchemaDocument {
     /// `active` holds the references already followed on the way here. A reference met again is
     /// a cycle; the returned set lets a caller that descends through recursive schemas without
     /// a value to bound the recursion (the size estimator) carry the chain into children.
-    func dereference(_ schema: JSONValue, active: Set<String> = []) -> (schema: DereferencedSchema, active: Set<String>) {
+    func dereference(_ schema: JSONValue, active: Set<ExactName> = []) -> (schema: DereferencedSchema, active: Set<ExactName>) {
         var current = schema
         var active = active
         while true {
@@ -24,11 +24,11 @@ extension SchemaDocument {
             guard case .string(let pointer) = reference else {
                 return (.unreadable("$ref is \(reference.typeName), not a string"), active)
             }
-            guard !active.contains(pointer) else { return (.unreadable("$ref \(pointer) is cyclic"), active) }
+            guard !active.contains(ExactName(pointer)) else { return (.unreadable("$ref \(pointer) is cyclic"), active) }
             guard let target = resolve(reference: pointer) else {
                 return (.unreadable("$ref \(pointer) cannot be resolved"), active)
             }
-            active.insert(pointer)
+            active.insert(ExactName(pointer))
             current = target
         }
     }

@@ -12,18 +12,19 @@ public struct SchemaDocument: Sendable, Equatable {
     public let attributesRequired: [String]
 
     /// `#/$defs/…` and `#/definitions/…` targets by reference text, so resolving the usual
-    /// references is one lookup instead of a scan of every definition.
-    private let definitions: [String: JSONValue]
+    /// references is one lookup instead of a scan of every definition. Keyed by scalars, as
+    /// JSON pointers match keys.
+    private let definitions: [ExactName: JSONValue]
 
     public init(root: JSONObject, contentProperties: JSONObject, attributesProperties: JSONObject?, attributesRequired: [String]) {
         self.root = root
         self.contentProperties = contentProperties
         self.attributesProperties = attributesProperties
         self.attributesRequired = attributesRequired
-        var definitions: [String: JSONValue] = [:]
+        var definitions: [ExactName: JSONValue] = [:]
         for container in ["definitions", "$defs"] {
-            for member in root[container]?.objectValue?.members ?? [] where !member.key.contains("/") && !member.key.contains("~") {
-                let reference = "#/\(container)/\(member.key)"
+            for member in root[container]?.objectValue?.members ?? [] where !member.key.needsPointerEscaping {
+                let reference = ExactName("#/\(container)/\(member.key)")
                 if definitions[reference] == nil { definitions[reference] = member.value }
             }
         }
@@ -36,16 +37,17 @@ public struct SchemaDocument: Sendable, Equatable {
 
     /// Resolves a local reference (`#/$defs/Name`, `#/definitions/Name`, or any JSON pointer
     /// into this document). Returns nil for remote or unresolvable references; cycles are the
-    /// caller's to detect.
+    /// caller's to detect. The pointer is read scalar by scalar (RFC 6901): Swift's characters
+    /// would join a `/` with a combining mark after it into one.
     public func resolve(reference: String) -> JSONValue? {
-        if let target = definitions[reference] { return target }
-        guard reference.hasPrefix("#") else { return nil }
-        let pointer = String(reference.dropFirst()).removingPointerPercentEncoding
+        if let target = definitions[ExactName(reference)] { return target }
+        guard reference.unicodeScalars.first == "#" else { return nil }
+        let pointer = String(reference.unicodeScalars.dropFirst()).removingPointerPercentEncoding
         if pointer.isEmpty { return .object(root) }
-        guard pointer.hasPrefix("/") else { return nil }
+        guard pointer.unicodeScalars.first == "/" else { return nil }
         var current = JSONValue.object(root)
-        for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = rawToken.replacingAll("~1", with: "/").replacingAll("~0", with: "~")
+        for rawToken in pointer.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let token = String(Substring(rawToken)).unescapingPointerToken
             switch current {
             case .object(let object):
                 guard let next = object[token] else { return nil }
@@ -61,35 +63,36 @@ public struct SchemaDocument: Sendable, Equatable {
     }
 }
 
-extension StringProtocol {
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        guard contains(target) else { return String(self) }
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: target) {
-            result += rest[rest.startIndex..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-
-    fileprivate func range(of target: String) -> Range<Index>? {
-        var index = startIndex
-        while index < endIndex {
-            if self[index...].hasPrefix(target) {
-                return index..<self.index(index, offsetBy: target.count)
-            }
-            index = self.index(after: index)
-        }
-        return nil
-    }
-}
-
 extension String {
+    /// Whether the key holds a `/` or `~`, which a pointer to it must escape.
+    fileprivate var needsPointerEscaping: Bool {
+        utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "~") }
+    }
+
     /// JSON pointers inside URI fragments may be percent-encoded (`#/$defs/My%20Type`).
     fileprivate var removingPointerPercentEncoding: String {
-        guard contains("%") else { return self }
+        guard utf8.contains(UInt8(ascii: "%")) else { return self }
         return PercentDecoding.decode(self) ?? self
+    }
+
+    /// A JSON pointer token with `~1` read as `/` and `~0` as `~` (RFC 6901 §4); any other `~`
+    /// stays as written.
+    fileprivate var unescapingPointerToken: String {
+        guard utf8.contains(UInt8(ascii: "~")) else { return self }
+        var unescaped = String.UnicodeScalarView()
+        var scalars = unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "~" else {
+                unescaped.append(scalar)
+                continue
+            }
+            switch scalars.next() {
+            case "1"?: unescaped.append("/")
+            case "0"?: unescaped.append("~")
+            case let other?: unescaped.append(contentsOf: ["~", other])
+            case nil: unescaped.append("~")
+            }
+        }
+        return String(unescaped)
     }
 }

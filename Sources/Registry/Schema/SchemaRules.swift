@@ -90,7 +90,7 @@ public enum SchemaRules {
             guard case .string(let name) = element else {
                 throw .invalidArgument("\(path)[\(i)]: must be a string, not \(element.typeName)")
             }
-            if names.contains(name) {
+            if names.containsExactly(name) {
                 throw .invalidArgument("\(path)[\(i)]: \(JSONWriter.string(element)) is listed twice")
             }
             names.append(name)

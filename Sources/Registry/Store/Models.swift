@@ -61,10 +61,11 @@ public struct SchemaVersion: Sendable, Equatable {
         self.contentHash = contentHash
     }
 
-    /// The same version whether or not its hash was read along.
+    /// The same version whether or not its hash was read along; names and texts compare by
+    /// their bytes, as the database does.
     public static func == (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {
-        lhs.applicationCode == rhs.applicationCode && lhs.attributesType == rhs.attributesType && lhs.version == rhs.version
-            && lhs.jsonSchema == rhs.jsonSchema && lhs.created == rhs.created
+        lhs.applicationCode.hasSameBytes(as: rhs.applicationCode) && lhs.attributesType.hasSameBytes(as: rhs.attributesType)
+            && lhs.version == rhs.version && lhs.jsonSchema.hasSameBytes(as: rhs.jsonSchema) && lhs.created == rhs.created
     }
 }
 

@@ -24,7 +24,8 @@ public struct CacheSettings: Sendable {
 final class Caches: Sendable {
     let responses: ResponseCache
     let accounts: ExpiringCache<DigestKey, Int64>
-    let applications: ExpiringCache<String, Application>
+    /// By code, keyed by its bytes as the database compares codes.
+    let applications: ExpiringCache<ExactName, Application>
     /// Content-addressed, so no notification ever needs to touch it.
     let documents: SchemaDocumentCache
     let entityTagSalt: String

@@ -12,11 +12,19 @@ import Synchronization
 public final class ResponseCache: Sendable {
     public enum Kind: Sendable, Hashable { case schema, form }
 
+    /// The type name is keyed by its bytes: `Caf\u{E9}` and `Cafe\u{301}` are two types.
     public struct Key: Sendable, Hashable {
         let applicationID: Int64
-        let attributesType: String
+        let attributesType: ExactName
         let version: Int32
         let kind: Kind
+
+        init(applicationID: Int64, attributesType: String, version: Int32, kind: Kind) {
+            self.applicationID = applicationID
+            self.attributesType = ExactName(attributesType)
+            self.version = version
+            self.kind = kind
+        }
     }
 
     public struct Entry: Sendable {
@@ -84,14 +92,15 @@ public final class ResponseCache: Sendable {
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
         guard epoch == self.epoch else { return }
         shard(key.applicationID, key.attributesType, key.version)
-            .insert(entry, for: key, cost: entry.body.count + entry.etag.utf8.count + key.attributesType.utf8.count + 64)
+            .insert(entry, for: key, cost: entry.body.count + entry.etag.utf8.count + key.attributesType.text.utf8.count + 64)
     }
 
     /// Forgets both bodies of one version.
     public func invalidate(applicationID: Int64, attributesType: String, version: Int32) {
         invalidations.add(1, ordering: .releasing)
-        shard(applicationID, attributesType, version).removeAll {
-            $0.applicationID == applicationID && $0.attributesType == attributesType && $0.version == version
+        let name = ExactName(attributesType)
+        shard(applicationID, name, version).removeAll {
+            $0.applicationID == applicationID && $0.attributesType == name && $0.version == version
         }
         for kind in [Kind.schema, .form] {
             let key = Key(applicationID: applicationID, attributesType: attributesType, version: version, kind: kind)
@@ -118,7 +127,7 @@ public final class ResponseCache: Sendable {
         return total
     }
 
-    private func shard(_ applicationID: Int64, _ attributesType: String, _ version: Int32) -> ByteBoundedCache<Key, Entry> {
+    private func shard(_ applicationID: Int64, _ attributesType: ExactName, _ version: Int32) -> ByteBoundedCache<Key, Entry> {
         var hasher = Hasher()
         hasher.combine(applicationID)
         hasher.combine(attributesType)

@@ -2,8 +2,9 @@ import Registry
 
 /// What Create and `:validate` both learn about a submitted schema: the validated document,
 /// its compatibility with earlier live versions of the type, and warnings (a worst-case start
-/// payload that cannot fit APNs' 4 KB). Create learns the earlier versions from its publish
-/// statement, so the review is made after the insert (and before the commit when it may veto).
+/// payload that cannot fit APNs' 4 KB, names that may be mistaken for others). Create learns
+/// the earlier versions from its publish statement, so the review is made after the insert (and
+/// before the commit when it may veto).
 struct PublishReview {
     let document: SchemaDocument
     let compatibility: CompatibilityReport
@@ -50,6 +51,9 @@ struct PublishReview {
                 "path": "jsonSchema.properties",
                 "message": .string("the content state alone can reach \(content) bytes, over APNs' \(limit)-byte payload limit"),
             ])
+        }
+        for name in LookalikeNames.warnings(attributesType: request.attributesType, document: document) {
+            warnings.append(["path": .string(name.path), "message": .string(name.message)])
         }
         self.warnings = warnings
     }

@@ -24,9 +24,9 @@ struct FieldName: Sendable {
     /// The one value given under either spelling in `items` (a body's members or a query's
     /// parameters, in order); both spellings, or one spelling twice, is a 400.
     func pick<Value>(from items: [(key: String, value: Value)]) throws(RegistryError) -> Value? {
-        let found = items.filter { spellings.contains($0.key) }
+        let found = items.filter { spellings.containsExactly($0.key) }
         guard found.count <= 1 else {
-            if Set(found.map(\.key)).count > 1 {
+            if Set(found.map { ExactName($0.key) }).count > 1 {
                 throw .invalidArgument("\(shown): given as both \(camel) and \(snake); use one")
             }
             throw .invalidArgument("\(shown): given more than once")

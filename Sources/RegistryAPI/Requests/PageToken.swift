@@ -13,9 +13,12 @@ enum PageToken {
         guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self) else {
             throw invalid
         }
-        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        // Split by scalars: as characters, a `:` followed by a type name that starts with a
+        // combining mark would be one `:\u{301}` and no separator.
+        let parts = text.unicodeScalars.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            .map { String(Substring($0)) }
         guard parts.count == 3, parts[0] == "v1", let version = Int32(parts[1]), version >= 1 else { throw invalid }
-        let attributesType = String(parts[2])
+        let attributesType = parts[2]
         do { try AttributesTypeName.validate(attributesType) } catch { throw invalid }
         return ListCursor(attributesType: attributesType, version: version)
     }

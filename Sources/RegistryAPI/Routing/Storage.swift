@@ -49,7 +49,7 @@ struct Storage: Sendable {
     }
 
     func application(code: String) throws(RegistryError) -> Application? {
-        try caches.applications.value(for: code) { () throws(RegistryError) in try run { try store.application(code: code) } }
+        try caches.applications.value(for: ExactName(code)) { () throws(RegistryError) in try run { try store.application(code: code) } }
     }
 
     func applications(accountID: Int64) throws(RegistryError) -> [Application] {
