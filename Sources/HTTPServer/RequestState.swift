@@ -20,6 +20,15 @@ final class RequestState {
 
     struct InvalidRequest: Error {
         let reason: String
+        /// Answer on the first call and close: the body cannot be delimited safely, or reading
+        /// more of this client is not worth it.
+        var closeConnection = false
+    }
+
+    /// Set when the head alone must be refused and the connection closed, before any body.
+    var refusedHead: InvalidRequest? {
+        guard case .failure(let invalid) = head, invalid.closeConnection else { return nil }
+        return invalid
     }
 
     init(head: Result<HTTPRequest, InvalidRequest>, declaredContentLength: UInt64?, maxBodyBytes: Int) {
