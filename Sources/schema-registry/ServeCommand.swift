@@ -87,7 +87,9 @@ enum ServeCommand {
             maxBodyBytes: configuration.maxBodyBytes,
             connectionMemoryLimitBytes: configuration.maxHeaderBytes,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-            connectionLimit: configuration.maxConnections
+            connectionLimit: configuration.maxConnections,
+            connectionLimitPerAddress: configuration.maxConnectionsPerAddress,
+            requestHeadTimeoutSeconds: configuration.requestHeadTimeoutSeconds
         )
     }
 

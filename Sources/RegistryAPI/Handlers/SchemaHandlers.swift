@@ -116,7 +116,7 @@ enum SchemaHandlers {
     }
 
     static func notFound(_ attributesType: String, _ version: Int32) -> RegistryError {
-        .notFound("attributesType \(JSONWriter.string(.string(attributesType))) version \(version) not found")
+        .notFound("attributesType \(ClientText.quoted(attributesType)) version \(version) not found")
     }
 
     /// `pageSize` 0 or omitted returns everything; 1–1000 pages; anything else is a 400.
