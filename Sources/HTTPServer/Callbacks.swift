@@ -54,7 +54,8 @@ enum Callbacks {
             // Called again after a handler thread resumed the connection: send its answer.
             guard let response = state.pending?.take() else { return .YES }
             state.pending = nil
-            return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
+            return ResponseWriter.queue(
+                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
         }
         state.answered = true
         context.receiveDeadlines.handling(connection)
@@ -65,7 +66,8 @@ enum Callbacks {
             return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
         if let response = context.answerInline(request) {
-            return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
+            return ResponseWriter.queue(
+                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
         }
         return handOff(request, on: connection, state: state, context: context)
     }

@@ -98,6 +98,15 @@ final class PendingAnswer: Sendable {
 /// A connection suspended in its event loop while a handler thread works. `@unchecked
 /// Sendable`: MHD allows resuming from any thread, and resuming is all this permits.
 struct SuspendedConnection: @unchecked Sendable {
+    /// A connection that may be suspended and resumed more than once (a streamed body).
+    struct Handle: @unchecked Sendable {
+        private let connection: OpaquePointer
+        init(_ connection: OpaquePointer) { self.connection = connection }
+        /// Only from the access handler or the content reader of this connection.
+        func suspend() { MHD_suspend_connection(connection) }
+        func resume() { MHD_resume_connection(connection) }
+    }
+
     private let connection: OpaquePointer
 
     /// Suspends `connection`; call only from the access handler.

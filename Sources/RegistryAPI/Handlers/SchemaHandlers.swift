@@ -15,10 +15,13 @@ enum SchemaHandlers {
             token.isEmpty ? nil : try PageToken.decode(token)
         }
         let application = try call.application(code: code)
+        guard let pageSize else {
+            return try SchemaListStream.response(call, application: application, attributesType: attributesType, after: cursor)
+        }
         var rows = try call.store.list(
-            application: application, attributesType: attributesType, after: cursor, limit: pageSize.map { $0 + 1 })
+            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1)
         var nextToken: String?
-        if let pageSize, rows.count > pageSize {
+        if rows.count > pageSize {
             rows.removeLast(rows.count - pageSize)
             nextToken = rows.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
         }
