@@ -32,7 +32,7 @@ enum RequestHead {
             var query: [(name: String, value: String)] = []
             let rawQuery = pairs(of: connection, kind: .GET_ARGUMENT_KIND)
             guard !queryRefused, rawQuery.count <= limits.maxQueryParameters else {
-                throw .init(reason: "query: more than \(limits.maxQueryParameters) parameters")
+                throw .init(reason: "query: more than \(limits.maxQueryParameters) parameters", closeConnection: true)
             }
             for (index, pair) in rawQuery.enumerated() {
                 let name = try text(pair.name, "query parameter \(index + 1) name")

@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct ListStreamingAPITests {
     @Test func aLongListIsStreamedWithTheSameBytesAsOnePage() throws {
         let tenant = try TestRegistry.shared().makeTenant()
-        let published = 260
+        let published = 60
         let results = onThreads(4) { worker in
             for index in stride(from: worker, to: published, by: 4) {
                 let schema = #"{"type":"object","properties":{"f\#(index)":{"type":"string"}}}"#

@@ -10,7 +10,8 @@ import Synchronization
 /// deleted while the list is sent may or may not appear in it.
 final class SchemaListStream: HTTPBodyStream {
     /// Rows read before deciding: a list this short is answered in one piece, as it always was.
-    static let firstBatchRows = 100
+    /// Small, because schemas may be 64 KB each and a reader that never reads still holds it.
+    static let firstBatchRows = 16
     /// Later batches aim at this many bytes, sized from the rows seen so far.
     static let batchBytes = 256 << 10
 
