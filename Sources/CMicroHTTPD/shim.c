@@ -1,4 +1,26 @@
 #include "CMicroHTTPD.h"
+#include <string.h>
+
+static char query_refused_marker;
+
+void *cmhd_query_refused(void) { return &query_refused_marker; }
+
+/* Called with the request target before MHD splits its query; `cls` carries the limit. */
+static void *count_query_arguments(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void) connection;
+    unsigned long limit = (unsigned long) (uintptr_t) cls;
+    char *query = strchr(uri, '?');
+    if (query == NULL) return NULL;
+    unsigned long arguments = 1;
+    for (const char *p = query + 1; *p != '\0'; p++) {
+        if (*p == '&') arguments++;
+    }
+    if (arguments <= limit) return NULL;
+    /* MHD has already found the '?' and will split there; emptying what follows leaves it no
+       arguments to store. The buffer is MHD's own, writable copy of the request line. */
+    query[1] = '\0';
+    return &query_refused_marker;
+}
 
 struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *s) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
@@ -13,6 +35,8 @@ struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *s) {
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) s->connection_memory_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) s->connection_timeout_seconds, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, (intptr_t) s->connection_limit, NULL },
+        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t) s->per_address_connection_limit, NULL },
+        { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) count_query_arguments, (void *) (uintptr_t) s->max_query_parameters },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) s->completed_handler, s->context },
         { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) s->connection_handler, s->context },
         { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) s->unescape, s->context },

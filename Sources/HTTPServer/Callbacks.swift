@@ -13,15 +13,25 @@ enum Callbacks {
     ///
     /// At the end, an answer from memory goes out at once; anything else suspends the
     /// connection and goes to a handler thread, so the event loop never waits on I/O.
-    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         let context = ServerContext.from(cls)
 
-        guard let existing = conCls.pointee else {
-            let (head, contentLength) = RequestHead.read(connection: connection, url: url, method: method)
+        let queryRefused = conCls.pointee == cmhd_query_refused()
+        guard let existing = conCls.pointee, !queryRefused else {
+            let (head, contentLength) = RequestHead.read(
+                connection: connection, url: url, method: method, version: version, limits: context.requestLimits,
+                queryRefused: queryRefused)
             let state = RequestState(head: head, declaredContentLength: contentLength, maxBodyBytes: context.maxBodyBytes)
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
+            context.receiveDeadlines.headReceived(connection)
+            if let refused = state.refusedHead {
+                // Ambiguous framing: answer before reading any body, then close.
+                state.answered = true
+                return ResponseWriter.queue(
+                    context.rejection(.invalidRequestTarget(refused.reason)), on: connection, closeConnection: true)
+            }
             if state.declaredBodyTooLarge {
                 // Refuse before reading the body; MHD then closes the connection.
                 state.answered = true
@@ -44,7 +54,8 @@ enum Callbacks {
             // Called again after a handler thread resumed the connection: send its answer.
             guard let response = state.pending?.take() else { return .YES }
             state.pending = nil
-            return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
+            return ResponseWriter.queue(
+                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
         }
         state.answered = true
         context.receiveDeadlines.handling(connection)
@@ -55,7 +66,8 @@ enum Callbacks {
             return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
         if let response = context.answerInline(request) {
-            return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
+            return ResponseWriter.queue(
+                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
         }
         return handOff(request, on: connection, state: state, context: context)
     }
@@ -84,7 +96,9 @@ enum Callbacks {
     /// Releases the per-request state; called for every request the access handler has seen,
     /// whether it completed, failed or was cut off by a shutdown.
     static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
-        guard let cls, let conCls, let state = conCls.pointee else { return }
+        guard let cls, let conCls, let state = conCls.pointee, state != cmhd_query_refused() else {
+            return
+        }
         Unmanaged<RequestState>.fromOpaque(state).release()
         conCls.pointee = nil
         let context = ServerContext.from(cls)

@@ -22,6 +22,8 @@ struct Daemon: @unchecked Sendable {
                 connection_memory_limit: configuration.connectionMemoryLimitBytes,
                 connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
                 connection_limit: UInt32(configuration.connectionLimitPerEventLoop),
+                per_address_connection_limit: UInt32(configuration.connectionLimitPerAddressPerEventLoop),
+                max_query_parameters: UInt32(configuration.maxQueryParameters),
                 access_handler: Callbacks.access,
                 completed_handler: Callbacks.completed,
                 connection_handler: Callbacks.connection,

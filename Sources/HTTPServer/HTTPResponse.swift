@@ -6,11 +6,15 @@
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
+    /// The whole body, or its first piece when `rest` is set.
     public var body: [UInt8]
+    /// The remainder of a body too large to hold at once; sent with chunked encoding.
+    public var rest: (any HTTPBodyStream)?
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], rest: (any HTTPBodyStream)? = nil) {
         self.status = status
         self.headers = headers.map { (name: $0.0, value: $0.1) }
         self.body = body
+        self.rest = rest
     }
 }

@@ -23,6 +23,17 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionTimeoutSeconds: Int
     /// Per process; split evenly across the event loops (at least one each).
     public var connectionLimit: Int
+    /// Connections one client address may hold open at once, so one address cannot take every
+    /// slot; 0 means no per-address limit. Split across the event loops like `connectionLimit`.
+    /// Past it, libmicrohttpd accepts and closes at once: the client learns, others are served.
+    public var connectionLimitPerAddress: Int
+    /// A new connection that has not sent a complete request head within this many seconds
+    /// is closed (at most `connectionTimeoutSeconds`).
+    public var requestHeadTimeoutSeconds: Int
+    /// Longer methods are refused with `HTTPRejection.invalidRequestTarget` before routing.
+    public var maxMethodBytes: Int
+    /// More query parameters are refused with `HTTPRejection.invalidRequestTarget`.
+    public var maxQueryParameters: Int
     /// Receives libmicrohttpd's own diagnostics; nil discards them.
     public var errorLog: (@Sendable (String) -> Void)?
 
@@ -35,6 +46,10 @@ public struct HTTPServerConfiguration: Sendable {
         connectionMemoryLimitBytes: Int = 32 * 1024,
         connectionTimeoutSeconds: Int = 30,
         connectionLimit: Int = 1000,
+        connectionLimitPerAddress: Int = 0,
+        requestHeadTimeoutSeconds: Int = 10,
+        maxMethodBytes: Int = 32,
+        maxQueryParameters: Int = 100,
         errorLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host
@@ -45,6 +60,10 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionMemoryLimitBytes = connectionMemoryLimitBytes
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
+        self.connectionLimitPerAddress = connectionLimitPerAddress
+        self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
+        self.maxMethodBytes = maxMethodBytes
+        self.maxQueryParameters = maxQueryParameters
         self.errorLog = errorLog
     }
 
@@ -63,10 +82,22 @@ public struct HTTPServerConfiguration: Sendable {
         guard (1...Int(UInt32.max)).contains(connectionLimit) else {
             throw HTTPServerError("connectionLimit must be at least 1, got \(connectionLimit)")
         }
+        guard connectionLimitPerAddress >= 0 else { throw HTTPServerError("connectionLimitPerAddress must not be negative") }
+        guard requestHeadTimeoutSeconds >= 1 else {
+            throw HTTPServerError("requestHeadTimeoutSeconds must be at least 1, got \(requestHeadTimeoutSeconds)")
+        }
+        guard maxMethodBytes >= 3, maxQueryParameters >= 0 else {
+            throw HTTPServerError("maxMethodBytes must be at least 3 and maxQueryParameters not negative")
+        }
     }
 
     var eventLoopCount: Int { eventLoops ?? max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// Each daemon enforces its own limit, so the process-wide limit is divided among them.
     var connectionLimitPerEventLoop: Int { max(1, connectionLimit / eventLoopCount) }
+
+    /// 0 (no limit) stays 0; otherwise at least one per event loop.
+    var connectionLimitPerAddressPerEventLoop: Int {
+        connectionLimitPerAddress == 0 ? 0 : max(1, connectionLimitPerAddress / eventLoopCount)
+    }
 }

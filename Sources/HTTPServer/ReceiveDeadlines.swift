@@ -16,14 +16,21 @@ final class ReceiveDeadlines: Sendable {
     private struct Entry {
         var socket: Int32
         var receivingSince: ContinuousClock.Instant?
+        /// True until the first request head of the connection has arrived.
+        var awaitingFirstHead = true
     }
 
     private let limit: Duration
+    /// A new connection must send a complete request head within this, much sooner than
+    /// `limit`: idle sockets that never ask for anything would otherwise hold connection
+    /// slots other clients need.
+    private let headLimit: Duration
     /// Striped by connection: each request touches its connection's entry twice.
     private let entries = Striped<[UInt: Entry]>(count: 32) { [:] }
 
-    init(limitSeconds: Int) {
+    init(limitSeconds: Int, headLimitSeconds: Int) {
         limit = .seconds(limitSeconds)
+        headLimit = .seconds(min(limitSeconds, headLimitSeconds))
     }
 
     func opened(_ connection: OpaquePointer, socket: Int32) {
@@ -32,6 +39,11 @@ final class ReceiveDeadlines: Sendable {
             for (key, entry) in entries where entry.socket == socket { entries[key] = nil }
         }
         update(connection) { $0[Self.key(connection)] = Entry(socket: socket, receivingSince: .now) }
+    }
+
+    /// The request head has arrived (the body may still be on its way).
+    func headReceived(_ connection: OpaquePointer) {
+        update(connection) { $0[Self.key(connection)]?.awaitingFirstHead = false }
     }
 
     /// The request has fully arrived; its handler runs now.
@@ -52,7 +64,9 @@ final class ReceiveDeadlines: Sendable {
     func sweep(now: ContinuousClock.Instant = .now) {
         entries.forEach { entries in
             for (key, entry) in entries {
-                guard let since = entry.receivingSince, now - since > limit else { continue }
+                guard let since = entry.receivingSince, now - since > (entry.awaitingFirstHead ? headLimit : limit) else {
+                    continue
+                }
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 entries[key]?.receivingSince = nil
             }

@@ -11,17 +11,30 @@ enum RequestHead {
     static func read(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
-        method: UnsafePointer<CChar>?
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
+        limits: RequestLimits,
+        queryRefused: Bool
     ) -> (head: Result<HTTPRequest, RequestState.InvalidRequest>, contentLength: UInt64?) {
         let rawHeaders = pairs(of: connection, kind: .HEADER_KIND)
         // Read before any validation, so an invalid request's oversized body is refused unread.
-        let contentLength = rawHeaders.last { ASCIICase.matches($0.name, "content-length") }
+        // Framing checks below refuse several lengths, so first and last agree whenever it matters.
+        let contentLength = rawHeaders.first { ASCIICase.matches($0.name, "content-length") }
             .flatMap { UInt64(String(decoding: $0.value, as: UTF8.self)) }  // MHD trims values
         do throws(RequestState.InvalidRequest) {
-            let method = try text(cString(method), "method")
+            let methodBytes = cString(method)
+            guard methodBytes.count <= limits.maxMethodBytes else {
+                throw .init(reason: "method: \(methodBytes.count) bytes, longer than \(limits.maxMethodBytes)", closeConnection: true)
+            }
+            try RequestFraming.check(rawHeaders, httpVersion: cString(version))
+            let method = try text(methodBytes, "method")
             let path = try text(cString(url), "path")
             var query: [(name: String, value: String)] = []
-            for (index, pair) in pairs(of: connection, kind: .GET_ARGUMENT_KIND).enumerated() {
+            let rawQuery = pairs(of: connection, kind: .GET_ARGUMENT_KIND)
+            guard !queryRefused, rawQuery.count <= limits.maxQueryParameters else {
+                throw .init(reason: "query: more than \(limits.maxQueryParameters) parameters", closeConnection: true)
+            }
+            for (index, pair) in rawQuery.enumerated() {
                 let name = try text(pair.name, "query parameter \(index + 1) name")
                 let value = try text(pair.value, "query parameter \"\(name)\" value")
                 query.append((name, value))

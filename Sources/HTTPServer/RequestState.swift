@@ -20,6 +20,15 @@ final class RequestState {
 
     struct InvalidRequest: Error {
         let reason: String
+        /// Answer on the first call and close: the body cannot be delimited safely, or reading
+        /// more of this client is not worth it.
+        var closeConnection = false
+    }
+
+    /// Set when the head alone must be refused and the connection closed, before any body.
+    var refusedHead: InvalidRequest? {
+        guard case .failure(let invalid) = head, invalid.closeConnection else { return nil }
+        return invalid
     }
 
     init(head: Result<HTTPRequest, InvalidRequest>, declaredContentLength: UInt64?, maxBodyBytes: Int) {
@@ -89,6 +98,15 @@ final class PendingAnswer: Sendable {
 /// A connection suspended in its event loop while a handler thread works. `@unchecked
 /// Sendable`: MHD allows resuming from any thread, and resuming is all this permits.
 struct SuspendedConnection: @unchecked Sendable {
+    /// A connection that may be suspended and resumed more than once (a streamed body).
+    struct Handle: @unchecked Sendable {
+        private let connection: OpaquePointer
+        init(_ connection: OpaquePointer) { self.connection = connection }
+        /// Only from the access handler or the content reader of this connection.
+        func suspend() { MHD_suspend_connection(connection) }
+        func resume() { MHD_resume_connection(connection) }
+    }
+
     private let connection: OpaquePointer
 
     /// Suspends `connection`; call only from the access handler.

@@ -1,10 +1,15 @@
 import CMicroHTTPD
 
 /// Turns an `HTTPResponse` into an MHD response on the connection. MHD copies the body and
-/// header strings, so nothing Swift owns has to outlive this call.
+/// header strings, so nothing Swift owns has to outlive this call; a streamed remainder is
+/// owned by the MHD response and released with it.
 enum ResponseWriter {
-    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result {
-        if let result = tryQueue(response, on: connection, closeConnection: closeConnection) {
+    /// - Parameter handlerThreads: where a streamed body's later pieces are produced; a
+    ///   response with `rest` cannot be sent without them.
+    static func queue(
+        _ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool, handlerThreads: HandlerThreads? = nil
+    ) -> MHD_Result {
+        if let result = tryQueue(response, on: connection, closeConnection: closeConnection, handlerThreads: handlerThreads) {
             return result
         }
         // The handler's answer was unusable (bad status or a header MHD refuses).
@@ -12,10 +17,21 @@ enum ResponseWriter {
     }
 
     /// nil when the response itself is invalid; otherwise MHD's verdict on queueing it.
-    private static func tryQueue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result? {
+    private static func tryQueue(
+        _ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool, handlerThreads: HandlerThreads? = nil
+    ) -> MHD_Result? {
         guard (200...599).contains(response.status) else { return nil }  // 1xx are not final answers
-        let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        let created: OpaquePointer?
+        if let rest = response.rest {
+            guard let handlerThreads else { return nil }
+            let streamed = StreamedBody(first: response.body, rest: rest, connection: connection, handlerThreads: handlerThreads)
+            let owned = streamed.opaque
+            created = MHD_create_response_from_callback(UInt64.max, 64 * 1024, StreamedBody.reader, owned, StreamedBody.release)
+            if created == nil { StreamedBody.release(owned) }
+        } else {
+            created = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            }
         }
         guard let mhdResponse = created else { return .NO }  // out of memory: drop the connection
         defer { MHD_destroy_response(mhdResponse) }

@@ -9,6 +9,7 @@ final class ServerContext: Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let rejection: @Sendable (HTTPRejection) -> HTTPResponse
     let maxBodyBytes: Int
+    let requestLimits: RequestLimits
     private let errorLog: (@Sendable (String) -> Void)?
 
     /// Requests between their first access-handler call and MHD's completion notice.
@@ -34,8 +35,11 @@ final class ServerContext: Sendable {
         self.handlerThreads = HandlerThreads(count: configuration.workers)
         self.rejection = rejection
         self.maxBodyBytes = configuration.maxBodyBytes
+        self.requestLimits = RequestLimits(
+            maxMethodBytes: configuration.maxMethodBytes, maxQueryParameters: configuration.maxQueryParameters)
         self.errorLog = configuration.errorLog
-        self.receiveDeadlines = ReceiveDeadlines(limitSeconds: configuration.connectionTimeoutSeconds)
+        self.receiveDeadlines = ReceiveDeadlines(
+            limitSeconds: configuration.connectionTimeoutSeconds, headLimitSeconds: configuration.requestHeadTimeoutSeconds)
     }
 
     func log(_ message: String) {

@@ -108,12 +108,13 @@ public final class RegistryAPI: Sendable {
         var response = answered
         let requestID = RequestID.accept(request.header("x-request-id"))
         response.headers.append((name: "X-Request-Id", value: requestID))
+        response.headers.append(Self.noSniff)
         let seconds = WallClock.now() - started
         metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
         let level: Logger.Level = response.status >= 500 ? .error : .info
         if logger.logs(level) {
             var fields: JSONObject = [
-                "request_id": .string(requestID), "method": .string(request.method), "route": .string(route),
+                "request_id": .string(requestID), "method": .string(ClientText.shown(request.method)), "route": .string(route),
                 "status": .number(String(response.status)), "duration_ms": .number(String((seconds * 1_000_000).rounded() / 1000)),
                 "bytes": .number(String(response.body.count)),
             ]
@@ -122,6 +123,10 @@ public final class RegistryAPI: Sendable {
         }
         return response
     }
+
+    /// Browsers must take the declared `Content-Type` as it is: a JSON body echoing client text
+    /// must never be sniffed into HTML or script.
+    static let noSniff = (name: "X-Content-Type-Options", value: "nosniff")
 
     /// Answers what the HTTP layer refused before a handler ran, in the same error shape.
     public func reject(_ rejection: HTTPRejection) -> HTTPResponse {
@@ -135,6 +140,7 @@ public final class RegistryAPI: Sendable {
             ErrorResponse.make(.unavailable("the server is shutting down; retry the request"))
         }
         response.headers.append((name: "X-Request-Id", value: requestID))
+        response.headers.append(Self.noSniff)
         metrics.recordRequest(route: "rejected", method: "-", status: response.status, seconds: 0)
         logger.log(.info, "request rejected", [
             "request_id": .string(requestID), "route": "rejected", "status": .number(String(response.status)),
@@ -150,9 +156,9 @@ public final class RegistryAPI: Sendable {
         }
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
-            return (ErrorResponse.make(.notFound("no such endpoint: \(request.method) \(request.path)")), "unmatched")
+            return (ErrorResponse.make(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))")), "unmatched")
         case .methodNotAllowed(let allow):
-            return (ErrorResponse.make(.methodNotAllowed("method \(request.method) is not allowed here", allow: allow)), "unmatched")
+            return (ErrorResponse.make(.methodNotAllowed("method \(ClientText.shown(request.method)) is not allowed here", allow: allow)), "unmatched")
         case .matched(let match):
             if storage.memoryOnly && !match.route.triesMemoryFirst { return nil }
             do {

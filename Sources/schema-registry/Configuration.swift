@@ -18,6 +18,8 @@ struct Configuration: Sendable {
     var maxHeaderBytes: Int
     var connectionTimeoutSeconds: Int
     var maxConnections: Int
+    var maxConnectionsPerAddress: Int
+    var requestHeadTimeoutSeconds: Int
     var migrationsDirectory: String?
     var logLevel: Logger.Level
     /// Where probes and metrics are served when not on the main port.
@@ -40,6 +42,8 @@ struct Configuration: Sendable {
         ("REGISTRY_MAX_HEADER_BYTES", "memory for one request's headers (default 32768)"),
         ("REGISTRY_CONNECTION_TIMEOUT_SECONDS", "idle or slow connections are closed after this (default 30)"),
         ("REGISTRY_MAX_CONNECTIONS", "open connections per process (default 1000)"),
+        ("REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", "open connections one client address may hold; 0 for no limit (default 256)"),
+        ("REGISTRY_REQUEST_HEAD_TIMEOUT_SECONDS", "a new connection must send its request head within this (default 10)"),
         ("REGISTRY_MIGRATIONS_DIR", "folder of NNNN_name.sql migrations (default: found beside the binary)"),
         ("REGISTRY_LOG_LEVEL", "debug, info, warning or error (default info)"),
         ("REGISTRY_ADMIN_LISTEN", "host:port for /healthz, /readyz and /metrics only (default: served on REGISTRY_LISTEN)"),
@@ -70,6 +74,8 @@ struct Configuration: Sendable {
             maxHeaderBytes: try reader.integer("REGISTRY_MAX_HEADER_BYTES", default: 32_768, range: 4096...1_048_576),
             connectionTimeoutSeconds: try reader.integer("REGISTRY_CONNECTION_TIMEOUT_SECONDS", default: 30, range: 1...3600),
             maxConnections: try reader.integer("REGISTRY_MAX_CONNECTIONS", default: 1000, range: 1...100_000),
+            maxConnectionsPerAddress: try reader.integer("REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", default: 256, range: 0...100_000),
+            requestHeadTimeoutSeconds: try reader.integer("REGISTRY_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3600),
             migrationsDirectory: reader.optional("REGISTRY_MIGRATIONS_DIR"),
             logLevel: try reader.logLevel("REGISTRY_LOG_LEVEL"),
             adminListen: try reader.optional("REGISTRY_ADMIN_LISTEN").map { _ throws(ConfigurationError) in
@@ -92,6 +98,8 @@ struct Configuration: Sendable {
             ("max_body_bytes", String(maxBodyBytes)),
             ("connection_timeout_seconds", String(connectionTimeoutSeconds)),
             ("max_connections", String(maxConnections)),
+            ("max_connections_per_address", String(maxConnectionsPerAddress)),
+            ("request_head_timeout_seconds", String(requestHeadTimeoutSeconds)),
             ("log_level", logLevel.name),
             ("admin_listen", adminListen.map { "\($0.host):\($0.port)" } ?? "same as listen"),
             ("shutdown_grace_seconds", String(shutdownGraceSeconds)),

@@ -13,6 +13,7 @@ enum ServeCommand {
     static func run(environment: [String: String]) throws {
         let configuration = try Configuration.fromEnvironment(environment)
         MallocTuning.apply(environment: environment)
+        MallocTuning.returnFreedMemory(everySeconds: 2)
         let logger = Logger(minimumLevel: configuration.logLevel)
         let pool = Database.pool(configuration)
         let migrator = Database.migrator(configuration, pool: pool)
@@ -87,7 +88,9 @@ enum ServeCommand {
             maxBodyBytes: configuration.maxBodyBytes,
             connectionMemoryLimitBytes: configuration.maxHeaderBytes,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-            connectionLimit: configuration.maxConnections
+            connectionLimit: configuration.maxConnections,
+            connectionLimitPerAddress: configuration.maxConnectionsPerAddress,
+            requestHeadTimeoutSeconds: configuration.requestHeadTimeoutSeconds
         )
     }
 

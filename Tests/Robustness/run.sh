@@ -7,8 +7,10 @@
 #   python3 Tests/Robustness/durability.py [--quick]   PostgreSQL restart, kill -9, three replicas
 #   python3 Tests/Robustness/abuse.py [--quick]        slow clients, idle flood, revocation, secrets
 #   python3 Tests/Robustness/unicode_lookalikes.py [--quick]  look-alike names through the caches
+#   python3 Tests/Robustness/redteam_edge.py [--quick] method flood, per-address idle flood,
+#                                                      smuggling shapes, slow readers, RSS
 #
-#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse]
+#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge]
 #
 # --quick (CI) keeps counts small: 25 schemathesis examples per operation, 20 s of fuzzing,
 # a few seconds of load per fault. The service-level abuse tests are Swift tests
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
         --quick) quick="--quick" ;;
         --only) only="$2"; shift ;;
         --only=*) only="${1#--only=}" ;;
-        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -72,6 +74,7 @@ wanted fuzz && part fuzz bash "$root/Tests/Fuzz/run.sh" "$fuzz_seconds"
 wanted durability && part durability python3 "$here/durability.py" $quick
 wanted abuse && part abuse python3 "$here/abuse.py" $quick
 wanted lookalikes && part lookalikes python3 "$here/unicode_lookalikes.py" $quick
+wanted edge && part edge python3 "$here/redteam_edge.py" $quick
 
 printf '\n===== robustness summary (%s, %d s) =====\n' "${quick:-full}" $((SECONDS - started))
 printf '  %s\n' "${summary[@]}"

@@ -73,9 +73,25 @@ public final class RawHTTPConnection {
     private var buffer: [UInt8] = []
     private var sawEOF = false
 
-    public init(port: Int, timeoutSeconds: Double = 5) throws {
+    /// - Parameter sourceAddress: bind the client end to this loopback address first (Linux
+    ///   accepts any 127/8 source), so one test can be two clients to a per-address limit.
+    public init(port: Int, timeoutSeconds: Double = 5, sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError("socket: \(String(cString: strerror(errno)))") }
+        if let sourceAddress {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            source.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let error = RawHTTPError("bind \(sourceAddress): \(String(cString: strerror(errno)))")
+                Glibc.close(fd)
+                fd = -1
+                throw error
+            }
+        }
         var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -11,6 +11,12 @@
  *   combination is built here too, so the daemon mode is decided in one visible place.
  * - cmhd_daemon_port: MHD_get_daemon_info is variadic as well; the bound port is needed when
  *   the first daemon was started on port 0 and the others must join the same port.
+ * - cmhd_query_refused: libmicrohttpd 0.9.75 stores every query argument in the connection's
+ *   memory pool and, when the pool runs out (about 500 arguments), closes the connection
+ *   without an answer. A URI callback counts the arguments first; past the limit it empties
+ *   the query in place (so MHD stores none) and marks the request with this address, which the
+ *   access handler then answers with a 400.
+ *   (A function, not a global: Swift 6 treats C globals as shared mutable state.)
  * - cmhd_connection_fd: MHD_get_connection_info is variadic too; the socket is what the
  *   receive deadline shuts down when a client sends too slowly (MHD's own timeout only
  *   measures idleness, so a byte a second keeps a connection forever).
@@ -32,6 +38,8 @@ typedef struct CMHDDaemonSettings {
     size_t connection_memory_limit;        /* bytes per connection (headers + read buffer) */
     unsigned int connection_timeout_seconds;
     unsigned int connection_limit;
+    unsigned int per_address_connection_limit;  /* 0: none */
+    unsigned int max_query_parameters;
     MHD_AccessHandlerCallback access_handler;
     MHD_RequestCompletedCallback completed_handler;
     MHD_NotifyConnectionCallback connection_handler;
@@ -45,6 +53,9 @@ typedef struct CMHDDaemonSettings {
    (it brings the ITC that MHD_quiesce_daemon also needs): blocking handlers run on other
    threads while their connection is suspended. NULL on failure. */
 struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *settings);
+
+/* The request context (MHD's con_cls) of a request whose query had too many arguments. */
+void *cmhd_query_refused(void);
 
 /* The port the daemon's listening socket is bound to, 0 if unknown. */
 uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon);

@@ -31,9 +31,9 @@ public enum JSONPathComponent: Sendable, Equatable {
                 out += "[\(i)]"
             case .key(let k):
                 if k.isPlainName {
-                    out += out.isEmpty ? k : ".\(k)"
+                    out += out.isEmpty ? ClientText.shown(k) : ".\(ClientText.shown(k))"
                 } else {
-                    out += "[\(JSONWriter.string(.string(k)))]"
+                    out += "[\(ClientText.quoted(k))]"
                 }
             }
         }

@@ -119,7 +119,7 @@ public struct JSONParser {
             let key = try parseString()
             path.append(.key(key))
             if options.rejectDuplicateKeys, isDuplicate(key, in: members, seen: &seenKeys) {
-                throw error("duplicate key \(JSONWriter.string(.string(key)))", at: keyOffset)
+                throw error("duplicate key \(ClientText.quoted(key))", at: keyOffset)
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }

@@ -107,7 +107,7 @@ extension FieldReader {
         case .start:
             guard let text = string("event", in: activity, path: path) else { return .start }
             guard text == LiveActivityEvent.start.rawValue else {
-                let quoted = JSONWriter.string(.string(text))
+                let quoted = ClientText.quoted(text)
                 problems.append(.error(path, #"must be "start" or omitted in startLiveActivity, not \#(quoted)"#))
                 return nil
             }
@@ -116,7 +116,7 @@ extension FieldReader {
             guard let text = requiredString("event", in: activity, path: path) else { return nil }
             guard let event = LiveActivityEvent(rawValue: text), event != .start else {
                 if !text.isEmpty {
-                    problems.append(.error(path, #"must be "update" or "end", not \#(JSONWriter.string(.string(text)))"#))
+                    problems.append(.error(path, #"must be "update" or "end", not \#(ClientText.quoted(text))"#))
                 }
                 return nil
             }

@@ -21,7 +21,7 @@ enum SendDateCheck {
             zone = TimeZone(identifier: name)
             zoneName = name
             if zone == nil {
-                let quoted = JSONWriter.string(.string(name))
+                let quoted = ClientText.quoted(name)
                 problems.append(.error("timezone", "unknown time zone \(quoted); use an IANA name such as Europe/Berlin"))
             }
         case let other?:
@@ -33,7 +33,7 @@ enum SendDateCheck {
             break
         case .string(let text):
             guard let local = localTime(text) else {
-                let quoted = JSONWriter.string(.string(text))
+                let quoted = ClientText.quoted(text)
                 problems.append(.error("send_date", #"must be "now" or a local time YYYY-MM-DD HH:mm, not \#(quoted)"#))
                 break
             }

@@ -48,13 +48,13 @@ public enum SchemaRules {
             required = try uniqueStrings(requiredValue, path: "jsonSchema.attributes.required")
             for (i, name) in required.enumerated() where attributeProperties[name] == nil {
                 throw .invalidArgument(
-                    "jsonSchema.attributes.required[\(i)]: \(JSONWriter.string(.string(name))) is not declared in jsonSchema.attributes.properties"
+                    "jsonSchema.attributes.required[\(i)]: \(ClientText.quoted(name)) is not declared in jsonSchema.attributes.properties"
                 )
             }
         }
         for key in attributeProperties.keys where content[key] != nil {
             throw .invalidArgument(
-                "jsonSchema.attributes.properties.\(key): \(JSONWriter.string(.string(key))) is also declared in jsonSchema.properties; a field is either content state or an attribute"
+                "\(JSONPathComponent.render([.key(key)], prefix: "jsonSchema.attributes.properties")): \(ClientText.quoted(key)) is also declared in jsonSchema.properties; a field is either content state or an attribute"
             )
         }
         return SchemaDocument(

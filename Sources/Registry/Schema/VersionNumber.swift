@@ -8,7 +8,7 @@ public enum VersionNumber {
         switch value {
         case .number(let lexeme):
             guard let double = Double(lexeme), double.isFinite, double.rounded() == double else {
-                throw .invalidArgument("\(field): must be an integer, not \(lexeme)")
+                throw .invalidArgument("\(field): must be an integer, not \(ClientText.shown(lexeme))")
             }
             return try checked(double, field: field, shown: lexeme)
         case .string(let text):
@@ -22,7 +22,7 @@ public enum VersionNumber {
     public static func parse(_ text: String, field: String = "version") throws(RegistryError) -> Int32 {
         let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw .invalidArgument("\(field): must be an integer, not \(JSONWriter.string(.string(text)))")
+            throw .invalidArgument("\(field): must be an integer, not \(ClientText.quoted(text))")
         }
         guard let number = Int64(text) else {
             throw .invalidArgument("\(field): must be between 1 and \(Int32.max)")
@@ -32,7 +32,7 @@ public enum VersionNumber {
 
     private static func checked(_ number: Double, field: String, shown: String) throws(RegistryError) -> Int32 {
         guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
-            throw .invalidArgument("\(field): must be between 1 and \(Int32.max), not \(shown)")
+            throw .invalidArgument("\(field): must be between 1 and \(Int32.max), not \(ClientText.shown(shown))")
         }
         return Int32(number)
     }

@@ -15,7 +15,7 @@ public enum IdempotencyKey {
     /// The 409 for a key reused with another request.
     public static func mismatch(_ key: String) -> RegistryError {
         .alreadyExists(
-            "Idempotency-Key \(JSONWriter.string(.string(key))) was already used with a different request body")
+            "Idempotency-Key \(ClientText.quoted(key)) was already used with a different request body")
     }
 }
 

@@ -24,6 +24,10 @@ public struct CacheSettings: Sendable {
 final class Caches: Sendable {
     let responses: ResponseCache
     let accounts: ExpiringCache<DigestKey, Int64>
+    /// Token hashes that matched no live token: a client repeating a bad token (a flood, or a
+    /// misconfigured one retrying) costs a memory lookup, not a database query, each time.
+    /// Revocation only turns successes into failures, so caching failures never grants access.
+    let failedTokens: ExpiringCache<DigestKey, Bool>
     /// By code, keyed by its bytes as the database compares codes.
     let applications: ExpiringCache<ExactName, Application>
     /// Content-addressed, so no notification ever needs to touch it.
@@ -34,6 +38,7 @@ final class Caches: Sendable {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
         accounts = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
+        failedTokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         entityTagSalt = settings.entityTagSalt
     }
@@ -60,6 +65,7 @@ final class Caches: Sendable {
     func flush() {
         responses.flush()
         accounts.removeAll()
+        failedTokens.removeAll()
         applications.removeAll()
     }
 }

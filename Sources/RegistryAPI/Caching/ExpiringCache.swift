@@ -26,17 +26,28 @@ public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     /// The cached value, or `load()`'s result (cached when it is not nil).
     public func value<E: Error>(for key: Key, load: () throws(E) -> Value?) throws(E) -> Value? {
-        guard lifetime > 0 else { return try load() }
-        let now = clock()
-        let stripe = key.hashValue
-        if let entry = entries.withStripe(for: stripe, { $0[key] }), entry.expires > now { return entry.value }
+        if let cached = cached(key) { return cached }
         guard let value = try load() else { return nil }
-        let perStripe = max(1, maxEntries / entries.count)
-        entries.withStripe(for: stripe) { entries in
-            if entries.count >= perStripe { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(value: value, expires: now + lifetime)
-        }
+        store(value, for: key)
         return value
+    }
+
+    /// The value stored under `key` if it has not expired.
+    public func cached(_ key: Key) -> Value? {
+        guard lifetime > 0 else { return nil }
+        let now = clock()
+        guard let entry = entries.withStripe(for: key.hashValue, { $0[key] }), entry.expires > now else { return nil }
+        return entry.value
+    }
+
+    public func store(_ value: Value, for key: Key) {
+        guard lifetime > 0 else { return }
+        let expires = clock() + lifetime
+        let perStripe = max(1, maxEntries / entries.count)
+        entries.withStripe(for: key.hashValue) { entries in
+            if entries.count >= perStripe { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(value: value, expires: expires)
+        }
     }
 
     public func removeAll() {

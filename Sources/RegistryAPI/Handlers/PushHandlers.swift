@@ -17,7 +17,7 @@ enum PushHandlers {
         let code = try body.requiredString(.application)
         let eventName = try body.requiredString(FieldName("event"))
         guard let event = LiveActivityEvent(rawValue: eventName) else {
-            throw .invalidArgument("event: must be \"start\", \"update\" or \"end\", not \(JSONWriter.string(.string(eventName)))")
+            throw .invalidArgument("event: must be \"start\", \"update\" or \"end\", not \(ClientText.quoted(eventName))")
         }
         let state = try object(body, contentState, required: true) ?? [:]
         let attributes = try object(body, FieldName("attributes"), required: false)
@@ -67,7 +67,7 @@ enum PushHandlers {
         }
         guard let newest = try call.store.list(application: application, attributesType: attributesType, after: nil, limit: 1).first
         else {
-            throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no published version")
+            throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
         }
         return newest
     }

@@ -15,10 +15,13 @@ enum SchemaHandlers {
             token.isEmpty ? nil : try PageToken.decode(token)
         }
         let application = try call.application(code: code)
+        guard let pageSize else {
+            return try SchemaListStream.response(call, application: application, attributesType: attributesType, after: cursor)
+        }
         var rows = try call.store.list(
-            application: application, attributesType: attributesType, after: cursor, limit: pageSize.map { $0 + 1 })
+            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1)
         var nextToken: String?
-        if let pageSize, rows.count > pageSize {
+        if rows.count > pageSize {
             rows.removeLast(rows.count - pageSize)
             nextToken = rows.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
         }
@@ -116,7 +119,7 @@ enum SchemaHandlers {
     }
 
     static func notFound(_ attributesType: String, _ version: Int32) -> RegistryError {
-        .notFound("attributesType \(JSONWriter.string(.string(attributesType))) version \(version) not found")
+        .notFound("attributesType \(ClientText.quoted(attributesType)) version \(version) not found")
     }
 
     /// `pageSize` 0 or omitted returns everything; 1–1000 pages; anything else is a 400.

@@ -50,11 +50,23 @@ public final class Metrics: Sendable {
 
     public init() {}
 
-    /// Counts one answered request under its route template (never the raw path, which would
-    /// let clients create unbounded label values).
+    /// Methods counted under their own name; any other is counted as `other`.
+    static let knownMethods: Set<[UInt8]> = Set(
+        ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"].map { Array($0.utf8) })
+
+    /// The label a method is counted under: clients choose methods freely, and each distinct
+    /// label value is a series kept forever and rendered on every scrape.
+    static func methodLabel(_ method: String) -> String {
+        knownMethods.contains(Array(method.utf8)) ? method : "other"
+    }
+
+    /// Counts one answered request under its route template (never the raw path) and a known
+    /// method or `other`, so clients cannot create label values: the series are bounded by
+    /// routes × methods × statuses.
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        let key = RequestKey(route: route, method: Self.methodLabel(method), status: status)
         state.withThreadStripe { state in
-            state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            state.requests[key, default: 0] += 1
             state.durations[route, default: Histogram()].record(seconds)
         }
     }

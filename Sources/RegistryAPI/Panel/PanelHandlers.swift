@@ -23,7 +23,7 @@ enum PanelHandlers {
     static func asset(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let name = call.rawParameters["asset"] ?? ""
         guard let asset = PanelAssets.entry(named: name) else {
-            throw .notFound("no such panel file: \(JSONWriter.string(.string(name)))")
+            throw .notFound("no such panel file: \(ClientText.quoted(name))")
         }
         let headers = [("ETag", asset.etag)] + securityHeaders
         if EntityTag.matches(call.request.header("if-none-match"), asset.etag) {

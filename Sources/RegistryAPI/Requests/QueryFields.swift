@@ -12,9 +12,9 @@ struct QueryFields: Sendable {
                 throw .invalidArgument("query: a parameter name has an invalid percent-encoding or is not UTF-8")
             }
             guard let value = PercentDecoding.decode(item.value) else {
-                throw .invalidArgument("\(name): invalid percent-encoding or not UTF-8")
+                throw .invalidArgument("\(ClientText.shown(name)): invalid percent-encoding or not UTF-8")
             }
-            if value.utf8.contains(0) { throw .invalidArgument("\(name): must not contain NUL bytes") }
+            if value.utf8.contains(0) { throw .invalidArgument("\(ClientText.shown(name)): must not contain NUL bytes") }
             items.append((name, value))
         }
         self.items = items

@@ -40,10 +40,10 @@ struct Call: Sendable {
     /// 403 when it belongs to another account.
     func application(code: String) throws(RegistryError) -> Application {
         guard let application = try store.application(code: code) else {
-            throw .notFound("application \(JSONWriter.string(.string(code))) not found")
+            throw .notFound("application \(ClientText.quoted(code)) not found")
         }
         guard application.accountID == accountID else {
-            throw .permissionDenied("application \(JSONWriter.string(.string(code))) does not belong to this API token's account")
+            throw .permissionDenied("application \(ClientText.quoted(code)) does not belong to this API token's account")
         }
         notes.application = application.code
         return application

@@ -42,10 +42,15 @@ struct Storage: Sendable {
         }
     }
 
-    /// Served from the short-lived lookup cache when enabled; misses are not cached, so a new
-    /// token works at once.
+    /// Served from the short-lived lookup caches when enabled, failures included (a new
+    /// token's hash has never failed, so it works at once). A cached failure is answered even
+    /// on an event loop.
     func accountID(forTokenHash hash: [UInt8]) throws(RegistryError) -> Int64? {
-        try caches.accounts.value(for: DigestKey(bytes: hash)) { () throws(RegistryError) in try run { try store.accountID(forTokenHash: hash) } }
+        let key = DigestKey(bytes: hash)
+        if caches.failedTokens.cached(key) != nil { return nil }
+        let id = try caches.accounts.value(for: key) { () throws(RegistryError) in try run { try store.accountID(forTokenHash: hash) } }
+        if id == nil { caches.failedTokens.store(true, for: key) }
+        return id
     }
 
     func application(code: String) throws(RegistryError) -> Application? {
