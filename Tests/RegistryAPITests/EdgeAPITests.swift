@@ -99,9 +99,10 @@ import TestSupport
     /// the database meanwhile changes nothing until the entry expires.
     @Test func aFailedTokenLookupIsRememberedForTheLookupLifetime() throws {
         let shared = try TestRegistry.shared()
+        let clock = TestClock()
         let registry = try TestRegistry(
             databaseURL: shared.databaseURL, poolSize: 2, workers: 2,
-            caching: CacheSettings(responseBytes: 0, lookupSeconds: 1.5))
+            caching: CacheSettings(responseBytes: 0, lookupSeconds: 1.5), clock: clock.now)
         defer { registry.stop() }
         let secret = APIToken.generate().secret
         let target = "/api/live_activity_schemas?application=\(tenant.code)"
@@ -109,7 +110,7 @@ import TestSupport
         #expect(try send().status == 401)
         _ = try AdminStore(pool: shared.pool).issueToken(accountID: tenant.accountID, tokenHash: APIToken.hash(secret))
         #expect(try send().status == 401, "the failure was looked up again instead of remembered")
-        Thread.sleep(forTimeInterval: 1.6)
+        clock.advance(by: 1.6)
         #expect(try send().status == 200)
     }
 }

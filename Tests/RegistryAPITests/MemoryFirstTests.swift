@@ -40,8 +40,10 @@ import TestSupport
     }
 
     @Test func aMissTriedOnTheEventLoopAndThenOnAHandlerThreadCountsOnce() throws {
+        let clock = TestClock()
         let registry = try TestRegistry(
-            databaseURL: TestPostgres.shared.makeDatabase(), caching: CacheSettings(responseBytes: 1 << 20, lookupSeconds: 2))
+            databaseURL: TestPostgres.shared.makeDatabase(), caching: CacheSettings(responseBytes: 1 << 20, lookupSeconds: 2),
+            clock: clock.now)
         defer { registry.stop() }
         let tenant = try registry.makeTenant()
         _ = try tenant.publish("Counted", SchemaAPITests.flight)
@@ -57,7 +59,8 @@ import TestSupport
 
     @Test func requestsThatWriteOrListAreNeverTriedInMemory() throws {
         let registry = try TestRegistry(
-            databaseURL: TestPostgres.shared.makeDatabase(), caching: CacheSettings(responseBytes: 1 << 20, lookupSeconds: 2))
+            databaseURL: TestPostgres.shared.makeDatabase(), caching: CacheSettings(responseBytes: 1 << 20, lookupSeconds: 2),
+            clock: TestClock().now)
         defer { registry.stop() }
         let tenant = try registry.makeTenant()
         _ = registry.api.handle(Self.get(tenant, "/api/live_activity_schemas"))  // fills the lookup caches

@@ -30,14 +30,15 @@ public final class TestRegistry: Sendable {
 
     /// A registry of its own on `databaseURL` (already migrated), caching like production
     /// (responses, invalidated through NOTIFY) except lookups, so revocation tests are exact
-    /// unless they ask for a lookup cache.
+    /// unless they ask for a lookup cache. Tests of cache lifetimes pass a `TestClock`.
     public init(
         databaseURL: String, poolSize: Int = 8, workers: Int = 8,
-        caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0)
+        caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0),
+        clock: @escaping @Sendable () -> Double = WallClock.now
     ) throws {
         self.databaseURL = databaseURL
         pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
-        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), caching: caching)
+        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), clock: clock, caching: caching)
         self.api = api
         listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],
