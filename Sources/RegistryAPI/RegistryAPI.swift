@@ -12,6 +12,7 @@ public final class RegistryAPI: Sendable {
     private let clock: @Sendable () -> Double
     private let logger: Logger
     private let caches: Caches
+    private let reviews: Reviews
     public let metrics: Metrics
 
     /// - Parameter operationalRoutes: serve `/healthz`, `/readyz` and `/metrics` here; false
@@ -19,18 +20,19 @@ public final class RegistryAPI: Sendable {
     public convenience init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
-        caching: CacheSettings = CacheSettings()
+        caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings()
     ) {
         self.init(
-            store: store, clock: clock, logger: logger, metrics: metrics, caching: caching,
+            store: store, clock: clock, logger: logger, metrics: metrics, caching: caching, reviewing: reviewing,
             routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
     }
 
     private init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
-        caching: CacheSettings, routes: [Route]
+        caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), routes: [Route]
     ) {
         caches = Caches(caching, clock: clock)
+        reviews = Reviews(reviewing)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
         self.clock = clock
         self.logger = logger
@@ -50,6 +52,13 @@ public final class RegistryAPI: Sendable {
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),
+        // Compatibility policies: reading needs the read scope; setting or removing one needs admin.
+        Route("GET", "/api/applications/{application}/compatibility_policy", handler: PolicyHandlers.get),
+        Route("PUT", "/api/applications/{application}/compatibility_policy", handler: PolicyHandlers.set),
+        Route("DELETE", "/api/applications/{application}/compatibility_policy", handler: PolicyHandlers.remove),
+        Route("GET", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.get),
+        Route("PUT", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.set),
+        Route("DELETE", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.remove),
         Route("GET", "/panel", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.redirect),
         Route("GET", "/panel/{asset}", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.asset),
     ]
@@ -181,7 +190,8 @@ public final class RegistryAPI: Sendable {
         }
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-            accountID: accountID, store: storage, clock: clock, notes: notes, metrics: metrics, caches: caches)
+            accountID: accountID, store: storage, clock: clock, notes: notes, metrics: metrics, caches: caches,
+            reviews: reviews)
         return try match.route.handler(call)
     }
 }

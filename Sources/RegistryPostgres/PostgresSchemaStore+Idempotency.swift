@@ -14,18 +14,19 @@ extension PostgresSchemaStore {
     /// rolls back (then claims the key itself), so a key never publishes twice. Without a claim
     /// the transaction only lets `response` veto the publish.
     public func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
         once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish {
         let (statement, parameters) = try Self.publishStatement(application: application, attributesType: attributesType,
-                                                            version: version, jsonSchema: jsonSchema)
+                                                            version: version, jsonSchema: jsonSchema, force: true, limit: limit)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
             try connection.transaction {
                 if let claim, let replayed = try Self.claim(claim, on: connection) { return replayed }
-                let publication = try Self.publication(
+                guard let publication = try Self.publication(
                     connection.execute(statement, parameters).rows, application: application,
-                    attributesType: attributesType, jsonSchema: jsonSchema)
+                    attributesType: attributesType, jsonSchema: jsonSchema, limit: limit, force: true)
+                else { throw RegistryError.internal("a forced publish inserted nothing") }
                 let body = try response(publication)
                 if let claim {
                     _ = try connection.execute(

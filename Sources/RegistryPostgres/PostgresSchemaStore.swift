@@ -31,30 +31,33 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    /// One statement in its own transaction: one round trip and one commit per publish.
-    public func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws -> Publication
-    {
+    /// One statement in its own transaction: one round trip and one commit per publish. The
+    /// statement reads the type's policy and inserts nothing when it may refuse.
+    public func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+    ) throws -> Publication? {
         let (statement, parameters) = try Self.publishStatement(
-            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
+            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+            force: false, limit: limit)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
             try Self.publication(
                 connection.execute(statement, parameters).rows, application: application,
-                attributesType: attributesType, jsonSchema: jsonSchema)
+                attributesType: attributesType, jsonSchema: jsonSchema, limit: limit, force: false)
         }
     }
 
-    /// The statement and parameters for a next-free or explicit publish.
-    static func publishStatement(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws(RegistryError) -> (PGStatement, [(any PGParameter)?])
-    {
+    /// The statement and parameters for a next-free or explicit publish; `force` inserts
+    /// whatever the policy, for a caller that reviews before committing.
+    static func publishStatement(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, force: Bool, limit: Int
+    ) throws(RegistryError) -> (PGStatement, [(any PGParameter)?]) {
         switch version {
         case .nextFree:
-            return (publishNextFree, [application.id, attributesType, jsonSchema])
+            return (publishNextFree, [application.id, attributesType, jsonSchema, force, clamped(limit)])
         case .explicit(let number):
             guard number >= 1 else { throw .invalidArgument("version must be between 1 and 2147483647") }
-            return (publishExplicit, [application.id, attributesType, number, jsonSchema])
+            return (publishExplicit, [application.id, attributesType, number, jsonSchema, force, clamped(limit)])
         }
     }
 
@@ -130,13 +133,14 @@ public struct PostgresSchemaStore: SchemaStore {
     /// (a row lock exists even for a type's very first version, unlike SELECT … FOR UPDATE) and
     /// returns the number to use; at the ceiling its WHERE fails, no row comes back, nothing is
     /// inserted. Deleted versions keep their numbers because the counter never goes down. The
-    /// same statement reads the earlier texts to compare with (`publishedAndEarlier`).
+    /// same statement reads the policy (inserting only when it cannot refuse, or when $4 forces
+    /// it) and what to compare with (`publishedAndEarlier`, at most $5 earlier texts).
     static let publishNextFree = PGStatement(
         "store_publish_next_free",
         """
-        WITH RECURSIVE counter AS (
+        WITH RECURSIVE \(effectivePolicy), counter AS (
             INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-            VALUES ($1::bigint, $2::text, 1)
+            SELECT $1::bigint, $2::text, 1 FROM policy WHERE \(mayInsert(force: "$4::boolean"))
             ON CONFLICT (application_id, attributes_type)
             DO UPDATE SET last_version = c.last_version + 1
             WHERE c.last_version < 2147483647
@@ -145,19 +149,21 @@ public struct PostgresSchemaStore: SchemaStore {
             INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
             SELECT $1::bigint, $2::text, last_version, $3::text FROM counter
             RETURNING version, created, schema_sha256
-        ), \(distinctHashes)
+        ), \(distinctHashes), \(basisSources(
+            below: "(SELECT version FROM inserted)", limit: "$5::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))
         \(publishedAndEarlier)
         """)
 
     /// Explicit version: locks the same high-water row first (raising it when this version is
     /// above it), then inserts, so explicit and next-free publishes take locks in the same order
-    /// and cannot deadlock. An existing row, live or deleted, fails with 23505 → 409.
+    /// and cannot deadlock. An existing row, live or deleted, fails with 23505 → 409. $5 and $6
+    /// are the force flag and the limit, as $4 and $5 of next-free.
     static let publishExplicit = PGStatement(
         "store_publish_explicit",
         """
-        WITH RECURSIVE counter AS (
+        WITH RECURSIVE \(effectivePolicy), counter AS (
             INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-            VALUES ($1::bigint, $2::text, $3::integer)
+            SELECT $1::bigint, $2::text, $3::integer FROM policy WHERE \(mayInsert(force: "$5::boolean"))
             ON CONFLICT (application_id, attributes_type)
             DO UPDATE SET last_version = GREATEST(c.last_version, EXCLUDED.last_version)
             RETURNING last_version
@@ -165,7 +171,8 @@ public struct PostgresSchemaStore: SchemaStore {
             INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
             SELECT $1::bigint, $2::text, $3::integer, $4::text FROM counter
             RETURNING version, created, schema_sha256
-        ), \(distinctHashes)
+        ), \(distinctHashes), \(basisSources(
+            below: "(SELECT version FROM inserted)", limit: "$6::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))
         \(publishedAndEarlier)
         """)
 

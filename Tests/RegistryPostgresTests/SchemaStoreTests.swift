@@ -177,7 +177,7 @@ import TestSupport
         let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
         try f.publish("A")
         try f.publish("A")
-        let first = try f.store.publish(application: other, attributesType: "A", version: .nextFree, jsonSchema: "{}").schema
+        let first = try f.publication("A", .nextFree, "{}", in: other).schema
         #expect(first.version == 1)
         #expect(first.applicationCode == other.code)
         #expect(try f.store.list(application: other, attributesType: nil, after: nil, limit: nil).map(\.version) == [1])

@@ -1,15 +1,38 @@
-/// A version just published, with the earlier live schema texts it must be compared with,
-/// read by the same statement that inserted it (so no version committed before the publish
-/// began is missed, and publishing stays one round trip).
+/// A version just published, with what it must be compared with, read by the same statement
+/// that inserted it (so no version or policy committed before the publish began is missed, and
+/// publishing stays one round trip).
 public struct Publication: Sendable, Equatable {
     public let schema: SchemaVersion
-    /// Each distinct live text of the type's earlier versions, except the published text
-    /// itself: an identical text is compatible and has no findings, so it needs no comparison.
-    public let earlier: [EarlierSchema]
+    public let basis: ComparisonBasis
 
-    public init(schema: SchemaVersion, earlier: [EarlierSchema]) {
+    public init(schema: SchemaVersion, basis: ComparisonBasis) {
         self.schema = schema
+        self.basis = basis
+    }
+
+    /// Shorthand for `basis.earlier`.
+    public var earlier: [EarlierSchema] { basis.earlier }
+}
+
+/// What a new version of a type is compared with, read in one snapshot: the type's policy,
+/// its newest live version below the new one, and the distinct earlier texts the policy asks
+/// for.
+public struct ComparisonBasis: Sendable, Equatable {
+    public let policy: EffectivePolicy
+    /// The newest live version below the new one; nil when there is none or the mode is `none`.
+    public let newest: EarlierSchema?
+    /// Under `backward_transitive`: each distinct live text from the floor up, at its oldest live
+    /// version, except the published text itself (an identical text has no findings), oldest
+    /// first; at most the caller's limit of them, the newest ones. Empty under other modes.
+    public let earlier: [EarlierSchema]
+    /// More distinct texts existed than the limit allowed.
+    public let limitReached: Bool
+
+    public init(policy: EffectivePolicy, newest: EarlierSchema?, earlier: [EarlierSchema], limitReached: Bool) {
+        self.policy = policy
+        self.newest = newest
         self.earlier = earlier
+        self.limitReached = limitReached
     }
 }
 

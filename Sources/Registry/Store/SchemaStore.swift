@@ -14,19 +14,24 @@ public protocol SchemaStore: Sendable {
     /// The applications of an account, ordered by code.
     func applications(accountID: Int64) throws -> [Application]
 
-    /// Publishes a version and returns it with the earlier live texts to compare it with, in
-    /// one atomic step. Throws `.alreadyExists` when the (type, version) pair was ever
-    /// published (deleted versions included) and `.invalidArgument` when no version is free.
-    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
-        -> Publication
+    /// Publishes a version and returns it with what to compare it with (`ComparisonBasis`, at
+    /// most `limit` distinct earlier texts), in one atomic step that reads the type's policy.
+    /// Returns nil and writes nothing when that policy rejects incompatible versions: such a
+    /// publish must be reviewed before it commits (the transactional publish). Throws
+    /// `.alreadyExists` when the (type, version) pair was ever published (deleted versions
+    /// included) and `.invalidArgument` when no version is free.
+    func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+    ) throws -> Publication?
 
     /// Publishes in one transaction that commits only if `response(publication)` returns: when
-    /// it throws (an incompatible schema under `requireCompatible`), nothing is written. With a
-    /// `claim`, publishes at most once per key: the key is claimed in the same transaction and
-    /// the response recorded under it, so a concurrent or later request with the same key and
-    /// body gets `.replayed` with that response; another body is a 409.
+    /// it throws (an incompatible schema under `requireCompatible` or a rejecting policy),
+    /// nothing is written. With a `claim`, publishes at most once per key: the key is claimed in
+    /// the same transaction and the response recorded under it, so a concurrent or later
+    /// request with the same key and body gets `.replayed` with that response; another body is
+    /// a 409.
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
         once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish
 
@@ -41,11 +46,23 @@ public protocol SchemaStore: Sendable {
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
 
-    /// The live versions of a type with distinct schema texts: for each text, its oldest live
-    /// version, oldest first. Compatibility compares a new version with these; identical earlier
-    /// versions would only repeat the same findings. The cost grows with the number of distinct
-    /// texts, not of versions.
-    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema]
+    /// What a version of the type would be compared with if published now (below `version`
+    /// when given), read in one snapshot like a publish reads it; for the dry run.
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing limit: Int)
+        throws -> ComparisonBasis
+
+    /// The policy that applies to a type (`attributesType` nil: the application's default for
+    /// its types), and where it was set.
+    func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy
+
+    /// Sets the policy of a type or (`attributesType` nil) of the application, in one
+    /// transaction, and returns it as now in force.
+    func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy) throws
+        -> EffectivePolicy
+
+    /// Removes the policy set on a type or (nil) on the application, so the next one up
+    /// applies again. Returns false when none was set.
+    func removeCompatibilityPolicy(application: Application, attributesType: String?) throws -> Bool
 
     /// Deletes one live version for good. Returns false when it was unknown or already deleted.
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool

@@ -37,9 +37,7 @@ enum SchemaHandlers {
     }
 
     /// Schema rules are checked before anything is written; the compatibility report comes
-    /// from the rows the publish statement read. A plain publish is that one statement; an
-    /// idempotent one, or one that `requireCompatible` may veto, runs in a transaction that
-    /// commits only after the review.
+    /// from the rows the publish statement read, under the policy that statement read.
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
@@ -54,21 +52,35 @@ enum SchemaHandlers {
             }
             claim = keyClaim
         }
+        return try call.reviews.gate.run { () throws(RegistryError) in
+            try publish(call, request, application: application, claim: claim)
+        }
+    }
+
+    /// Publishes and reviews, holding a heavy-work permit. The fast path is the plain publish
+    /// statement, which inserts only when the type's policy cannot refuse; a policy that
+    /// rejects, `requireCompatible` or an idempotency claim take the transaction that commits
+    /// only after the review.
+    private static func publish(_ call: Call, _ request: PublishRequest, application: Application, claim: IdempotencyClaim?)
+        throws(RegistryError) -> HTTPResponse
+    {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
+        let limit = call.reviews.maxComparedVersions
         let review = { (publication: Publication) throws(RegistryError) in
-            try PublishReview(request, submitted, earlier: publication.earlier, documents: call.caches.documents)
+            try PublishReview(request, submitted, basis: publication.basis, outlines: call.reviews.outlines)
                 .response(for: publication.schema)
         }
-        guard claim != nil || request.requireCompatible else {
+        if claim == nil, !request.requireCompatible,
             let publication = try call.store.publish(
                 application: application, attributesType: request.attributesType, version: request.version,
-                jsonSchema: request.jsonSchema)
+                jsonSchema: request.jsonSchema, comparing: limit)
+        {
             call.metrics.recordPublished()
             return JSONResponse.make(try review(publication))
         }
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, once: claim, response: { publication throws(RegistryError) in
+            jsonSchema: request.jsonSchema, comparing: limit, once: claim, response: { publication throws(RegistryError) in
                 JSONResponse.body(try review(publication))
             })
         switch outcome {

@@ -35,4 +35,7 @@ struct FieldName: Sendable {
     static let pageSize = FieldName("pageSize", "page_size")
     static let pageToken = FieldName("pageToken", "page_token")
     static let requireCompatible = FieldName("requireCompatible", "require_compatible")
+    static let mode = FieldName("mode")
+    static let enforce = FieldName("enforce")
+    static let oldestSupportedVersion = FieldName("oldestSupportedVersion", "oldest_supported_version")
 }

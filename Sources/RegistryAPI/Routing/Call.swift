@@ -16,6 +16,8 @@ struct Call: Sendable {
     let notes: CallNotes
     let metrics: Metrics
     let caches: Caches
+    /// Compatibility outlines, the heavy-work gate and the comparison limit.
+    let reviews: Reviews
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     func pathAttributesType() throws(RegistryError) -> String {

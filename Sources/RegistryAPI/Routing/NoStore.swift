@@ -6,11 +6,11 @@ struct NoStore: SchemaStore {
     func accountID(forTokenHash hash: [UInt8]) throws -> Int64? { throw unavailable() }
     func application(code: String) throws -> Application? { throw unavailable() }
     func applications(accountID: Int64) throws -> [Application] { throw unavailable() }
-    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
-        -> Publication
-    { throw unavailable() }
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+    ) throws -> Publication? { throw unavailable() }
+    func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
         once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish { throw unavailable() }
     func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? { throw unavailable() }
@@ -18,6 +18,13 @@ struct NoStore: SchemaStore {
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
     { throw unavailable() }
-    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema] { throw unavailable() }
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing limit: Int)
+        throws -> ComparisonBasis
+    { throw unavailable() }
+    func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy { throw unavailable() }
+    func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy) throws
+        -> EffectivePolicy
+    { throw unavailable() }
+    func removeCompatibilityPolicy(application: Application, attributesType: String?) throws -> Bool { throw unavailable() }
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool { throw unavailable() }
 }

@@ -56,22 +56,24 @@ struct Storage: Sendable {
         try run { try store.applications(accountID: accountID) }
     }
 
-    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws(RegistryError) -> Publication
-    {
+    func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+    ) throws(RegistryError) -> Publication? {
         try run {
-            try store.publish(application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
+            try store.publish(
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+                comparing: limit)
         }
     }
 
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
         once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
     ) throws(RegistryError) -> IdempotentPublish {
         try run {
             try store.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-                once: claim, response: response)
+                comparing: limit, once: claim, response: response)
         }
     }
 
@@ -89,8 +91,24 @@ struct Storage: Sendable {
         try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
     }
 
-    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [EarlierSchema] {
-        try run { try store.distinctLiveSchemas(application: application, attributesType: attributesType) }
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing limit: Int)
+        throws(RegistryError) -> ComparisonBasis
+    {
+        try run { try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: limit) }
+    }
+
+    func compatibilityPolicy(application: Application, attributesType: String?) throws(RegistryError) -> EffectivePolicy {
+        try run { try store.compatibilityPolicy(application: application, attributesType: attributesType) }
+    }
+
+    func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy)
+        throws(RegistryError) -> EffectivePolicy
+    {
+        try run { try store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy) }
+    }
+
+    func removeCompatibilityPolicy(application: Application, attributesType: String?) throws(RegistryError) -> Bool {
+        try run { try store.removeCompatibilityPolicy(application: application, attributesType: attributesType) }
     }
 
     func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
