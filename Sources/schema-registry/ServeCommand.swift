@@ -32,7 +32,11 @@ enum ServeCommand {
             operationalRoutes: configuration.adminListen == nil,
             caching: CacheSettings(
                 responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds),
-                entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)"))
+                entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)"),
+            reviewing: ReviewSettings(
+                maxComparedVersions: configuration.compatibilityMaxVersions,
+                concurrentHeavyRequests: configuration.maxHeavyRequests,
+                waitingHeavyRequests: max(1, configuration.httpWorkers / 2 - configuration.maxHeavyRequests)))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],

@@ -12,7 +12,7 @@ enum FormHandlers {
             let render = { () throws(RegistryError) in
                 FormJSON.body(try schema.document(), application: application.code, attributesType: attributesType, version: version)
             }
-            let body = schema.jsonSchema.utf8.count < Reviews.largeSchemaBytes ? try render() : try call.reviews.gate.run(render)
+            let body = try call.reviews.gate.run(heavy: Reviews.isHeavy(schema.jsonSchema), render)
             return CachedResponse.entry(call, body: body, kind: .form, of: schema)
         }
     }
@@ -22,7 +22,7 @@ enum FormHandlers {
     static func validate(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let application = try call.application(code: request.applicationCode)
-        let review = try call.reviews.gate.run { () throws(RegistryError) in
+        let review = try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
             try PublishReview(request, application: application, call: call)
         }
         var annotations = JSONObject()

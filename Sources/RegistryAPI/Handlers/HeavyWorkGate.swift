@@ -1,8 +1,8 @@
 import Foundation
 import Registry
 
-/// Lets at most `permits` CPU-heavy requests (publish reviews, dry runs, uncached forms of
-/// large schemas) run at once, so that they cannot take every core and handler thread from
+/// Lets at most `permits` CPU-heavy requests (publishes, dry runs and uncached forms of large
+/// schemas) run at once, so that they cannot take every core and handler thread from
 /// cheap reads, of other accounts above all. A few more may wait their turn, briefly; past
 /// that, or past the wait, the request is answered 503 with `Retry-After` at once instead of
 /// holding a handler thread that a read could use.
@@ -22,8 +22,10 @@ final class HeavyWorkGate: @unchecked Sendable {
         self.maxWaitSeconds = maxWaitSeconds
     }
 
-    /// Runs `body` holding one permit.
-    func run<T>(_ body: () throws(RegistryError) -> T) throws(RegistryError) -> T {
+    /// Runs `body` holding one permit when `heavy`, else at once: small schemas cost little to
+    /// review or render, and must not queue behind large ones.
+    func run<T>(heavy: Bool = true, _ body: () throws(RegistryError) -> T) throws(RegistryError) -> T {
+        guard heavy else { return try body() }
         try enter()
         defer { leave() }
         return try body()

@@ -25,8 +25,12 @@ final class Reviews: Sendable {
     let outlines: CompatibilityOutlineCache
     let gate: HeavyWorkGate
     let maxComparedVersions: Int
-    /// A form of a text at least this long counts as CPU-heavy when it is not cached.
+    /// A publish, dry run or uncached form of a schema text at least this long is CPU-heavy:
+    /// parsing, outlining and rendering it take milliseconds, and earlier versions of a type
+    /// are usually about as large as its new one.
     static let largeSchemaBytes = 16 << 10
+
+    static func isHeavy(_ jsonSchema: String) -> Bool { jsonSchema.utf8.count >= largeSchemaBytes }
 
     init(_ settings: ReviewSettings) {
         outlines = CompatibilityOutlineCache(capacityBytes: settings.outlineBytes)

@@ -52,12 +52,12 @@ enum SchemaHandlers {
             }
             claim = keyClaim
         }
-        return try call.reviews.gate.run { () throws(RegistryError) in
+        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
             try publish(call, request, application: application, claim: claim)
         }
     }
 
-    /// Publishes and reviews, holding a heavy-work permit. The fast path is the plain publish
+    /// Publishes and reviews (holding a heavy-work permit for a large schema). The fast path is the plain publish
     /// statement, which inserts only when the type's policy cannot refuse; a policy that
     /// rejects, `requireCompatible` or an idempotency claim take the transaction that commits
     /// only after the review.
