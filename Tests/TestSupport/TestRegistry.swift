@@ -33,11 +33,12 @@ public final class TestRegistry: Sendable {
     /// unless they ask for a lookup cache.
     public init(
         databaseURL: String, poolSize: Int = 8, workers: Int = 8,
-        caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0)
+        caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0),
+        reviewing: ReviewSettings = ReviewSettings()
     ) throws {
         self.databaseURL = databaseURL
         pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
-        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), caching: caching)
+        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), caching: caching, reviewing: reviewing)
         self.api = api
         listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],
