@@ -69,6 +69,4 @@ public struct EffectivePolicy: Sendable, Equatable {
         self.source = source
         self.updated = updated
     }
-
-    public static let builtIn = EffectivePolicy(policy: .builtIn, source: .builtIn)
 }

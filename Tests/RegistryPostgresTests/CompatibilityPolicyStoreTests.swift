@@ -1,0 +1,70 @@
+import Registry
+import RegistryPostgres
+import Testing
+import TestSupport
+
+/// Policies in PostgreSQL: the most specific one applies, and the plain publish statement
+/// writes nothing under a policy that may refuse.
+@Suite struct CompatibilityPolicyStoreTests {
+    static let reject = CompatibilityPolicy(mode: .backward, enforce: .reject, oldestSupportedVersion: 2)
+
+    @Test func theTypesPolicyOverridesTheApplicationsWhichOverridesTheDefault() throws {
+        let f = try Fixture()
+        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .builtIn)
+        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == .builtIn)
+        let applicationPolicy = CompatibilityPolicy(mode: .none, enforce: .warn)
+        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: nil, to: applicationPolicy)
+        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
+        let set = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "T", to: Self.reject)
+        #expect(set.source == .type && set.policy == Self.reject && set.updated != nil)
+        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == Self.reject)
+        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "Other").policy == applicationPolicy)
+        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: nil).policy == applicationPolicy)
+        #expect(try f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T"))
+        #expect(try !f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T"))
+        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
+    }
+
+    @Test func thePlainPublishWritesNothingUnderARejectingPolicyAndTheReviewedOneDoes() throws {
+        let f = try Fixture()
+        try f.publish("Guarded")
+        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Guarded", to: Self.reject)
+        let plain = try f.store.publish(
+            application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
+            comparing: 100)
+        #expect(plain == nil)
+        #expect(try f.store.list(application: f.application, attributesType: "Guarded", after: nil, limit: nil).count == 1)
+        var seen: ComparisonBasis?
+        let reviewed = try f.store.publish(
+            application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
+            comparing: 100, once: nil, response: { publication in
+                seen = publication.basis
+                return []
+            })
+        guard case .published(let schema, _) = reviewed else { Issue.record("not published: \(reviewed)"); return }
+        #expect(schema.version == 2)
+        #expect(seen?.policy.policy == Self.reject)
+        #expect(seen?.newest?.version == 1)
+    }
+
+    @Test func theBasisHonoursModeFloorAndLimit() throws {
+        let f = try Fixture()
+        for index in 1...5 { try f.publish("Basis", .nextFree, #"{"type":"object","description":"\#(index)"}"#) }
+        #expect(try f.basis("Basis").earlier.map(\.version) == [1, 2, 3, 4, 5])
+        let limited = try f.basis("Basis", limit: 2)
+        #expect(limited.earlier.map(\.version) == [4, 5])
+        #expect(limited.limitReached)
+        #expect(try f.basis("Basis", below: 4).newest?.version == 3)
+        _ = try f.store.setCompatibilityPolicy(
+            application: f.application, attributesType: "Basis",
+            to: CompatibilityPolicy(mode: .backwardTransitive, enforce: .warn, oldestSupportedVersion: 3))
+        #expect(try f.basis("Basis").earlier.map(\.version) == [3, 4, 5])
+        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Basis", to: Self.reject)
+        let backward = try f.basis("Basis")
+        #expect(backward.earlier.isEmpty && backward.newest?.version == 5)
+        _ = try f.store.setCompatibilityPolicy(
+            application: f.application, attributesType: "Basis", to: CompatibilityPolicy(mode: .none, enforce: .reject))
+        let none = try f.basis("Basis")
+        #expect(none.earlier.isEmpty && none.newest == nil)
+    }
+}
