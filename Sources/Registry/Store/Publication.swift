@@ -22,8 +22,8 @@ public struct ComparisonBasis: Sendable, Equatable {
     /// The newest live version below the new one; nil when there is none or the mode is `none`.
     public let newest: EarlierSchema?
     /// Under `backward_transitive`: each distinct live text from the floor up, at its oldest live
-    /// version, except the published text itself (an identical text has no findings), oldest
-    /// first; at most the caller's limit of them, the newest ones. Empty under other modes.
+    /// version, oldest first; at most the caller's limit of them, the newest ones. A publish
+    /// leaves out its own text (an identical text has no findings). Empty under other modes.
     public let earlier: [EarlierSchema]
     /// More distinct texts existed than the limit allowed.
     public let limitReached: Bool
