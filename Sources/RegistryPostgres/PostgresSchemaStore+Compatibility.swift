@@ -170,6 +170,15 @@ extension PostgresSchemaStore {
         \(basisRows)
         """
 
+    /// Taken by a reviewed publish before its publish statement, so that statement's snapshot
+    /// (READ COMMITTED: taken when it starts) already holds every version committed by an
+    /// earlier reviewed publish of the type: two concurrent publishes under a rejecting policy
+    /// are reviewed one after the other, the second against the first. A transaction-level
+    /// advisory lock, because a type's first version has no counter row to lock yet; plain
+    /// publishes never take it, so no lock-order cycle can arise.
+    static let serializeReviewedPublishes = PGStatement(
+        "compatibility_serialize_reviews", "SELECT pg_advisory_xact_lock(hashtextextended($2::text, $1::bigint))")
+
     /// The condition under which a publish statement inserts: `force` (the caller reviews
     /// before committing) or a policy that never refuses.
     static func mayInsert(force: String) -> String {

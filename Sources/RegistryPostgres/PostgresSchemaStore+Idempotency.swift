@@ -23,6 +23,7 @@ extension PostgresSchemaStore {
             connection in
             try connection.transaction {
                 if let claim, let replayed = try Self.claim(claim, on: connection) { return replayed }
+                _ = try connection.execute(Self.serializeReviewedPublishes, [application.id, attributesType])
                 guard let publication = try Self.publication(
                     connection.execute(statement, parameters).rows, application: application,
                     attributesType: attributesType, jsonSchema: jsonSchema, limit: limit, force: true)
