@@ -3,9 +3,9 @@
 /// document or the form it comes from, and it never changes for a given text, so it can be
 /// kept by content hash and a comparison costs microseconds.
 public struct CompatibilityOutline: Sendable, Equatable {
-    /// ContentState fields, in the form's order.
+    /// ContentState fields, in byte order of their names (see `OutlineField.sorted`).
     public let content: [OutlineField]
-    /// ActivityAttributes fields, in the form's order.
+    /// ActivityAttributes fields, in byte order of their names.
     public let attributes: [OutlineField]
 
     /// The outline of a validated schema, read through its form so `$ref`s, nullable types and
@@ -15,8 +15,8 @@ public struct CompatibilityOutline: Sendable, Equatable {
     }
 
     init(form: FormDescriptor) {
-        content = form.content.fields.map(OutlineField.init(field:))
-        attributes = form.attributes.fields.map(OutlineField.init(field:))
+        content = OutlineField.sorted(form.content.fields)
+        attributes = OutlineField.sorted(form.attributes.fields)
     }
 
     /// An estimate of the memory held, for byte-bounded caches.
@@ -51,9 +51,15 @@ public struct OutlineField: Sendable, Equatable {
         allowedValues = field.widget == .select ? field.options.map(\.value) : nil
         children = switch field.children {
         case .none: .none
-        case .fields(let fields): .fields(fields.map(OutlineField.init(field:)))
+        case .fields(let fields): .fields(Self.sorted(fields))
         case .item(let item): .item(OutlineField(field: item))
         }
+    }
+
+    /// Outlines of `fields` in byte order of their names (code point order, as JSON compares
+    /// names), so two versions' fields are matched by one merge walk without allocating.
+    static func sorted(_ fields: [FormField]) -> [OutlineField] {
+        fields.map(OutlineField.init(field:)).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     var estimatedBytes: Int {

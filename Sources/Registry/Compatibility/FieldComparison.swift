@@ -13,12 +13,14 @@ struct FieldComparison {
     }
 
     /// Matches fields by name, as JSON does: by code points, so two names that differ only in
-    /// Unicode normalisation are two fields. Reordering keys changes nothing.
+    /// Unicode normalisation are two fields. Both lists are in byte order of their names
+    /// (`OutlineField.sorted`), so one merge walk pairs them; reordering keys changes nothing.
     mutating func compare(old: [OutlineField], new: [OutlineField]) {
-        let newFields = Dictionary(new.map { (Array($0.name.unicodeScalars), $0) }, uniquingKeysWith: { first, _ in first })
+        var next = 0
         for field in old {
-            if let newField = newFields[Array(field.name.unicodeScalars)] {
-                compare(old: field, new: newField)
+            while next < new.count, new[next].name.utf8.lexicographicallyPrecedes(field.name.utf8) { next += 1 }
+            if next < new.count, new[next].name.utf8.elementsEqual(field.name.utf8) {
+                compare(old: field, new: new[next])
             } else {
                 report(.removed, field, removalMessage(field))
             }
