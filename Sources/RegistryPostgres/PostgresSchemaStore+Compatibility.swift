@@ -4,13 +4,16 @@ import Registry
 /// dry run): the type's policy, its newest live version and each distinct live text of the type
 /// once, at its oldest live version, from the floor up, newest first up to a limit.
 extension PostgresSchemaStore {
-    public func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing limit: Int)
+    public func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
         throws -> ComparisonBasis
     {
         let bound = version.map(Int64.init) ?? (Int64(Int32.max) + 1)
         return try pool.perform(.read) { connection in
-            let rows = try connection.execute(Self.readBasis, [application.id, attributesType, bound, Self.clamped(limit)]).rows
-            return try Self.basis(rows, limit: limit).basis
+            let rows = try connection.execute(
+                Self.readBasis, [application.id, attributesType, bound, Self.clamped(comparison.limit)]).rows
+            return try Self.withTexts(
+                Self.basis(rows, limit: comparison.limit).basis, comparison, application: application,
+                attributesType: attributesType, on: connection)
         }
     }
 
@@ -72,11 +75,11 @@ extension PostgresSchemaStore {
     /// `compared` (under `backward_transitive` only: each distinct hash but `excluded` at its
     /// oldest live version from the floor up and below `bound`, newest first, one more than
     /// `limit` so the caller knows when it stopped). Needs `policy` and `distinct_hashes`; only
-    /// the versions are chosen here, the texts are read by `basisRows` for the rows kept.
+    /// versions and hashes are chosen here, the texts the caller needs are read by `withTexts`.
     static func basisSources(below bound: String, limit: String, excluding excluded: String) -> String {
         """
         newest AS (
-            SELECT version, schema_sha256, json_schema FROM schema_versions
+            SELECT version, schema_sha256 FROM schema_versions
             WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
               AND version < \(bound) AND (SELECT mode FROM policy) <> 'none'
             ORDER BY version DESC LIMIT 1
@@ -97,14 +100,44 @@ extension PostgresSchemaStore {
     }
 
     /// After the first row (kind 'policy'), one row 'newest' and the rows 'earlier', in the
-    /// columns kind, version, created, hash, text, then the policy's five.
+    /// columns kind, version, created, hash, (no text), then the policy's five.
     static let basisRows = """
-        SELECT 'newest', version, NULL, schema_sha256, json_schema, NULL, NULL, NULL, NULL, NULL FROM newest
+        SELECT 'newest', version, NULL, schema_sha256, NULL, NULL, NULL, NULL, NULL, NULL FROM newest
         UNION ALL
-        SELECT 'earlier', compared.version, NULL, compared.schema_sha256, texts.json_schema, NULL, NULL, NULL, NULL, NULL
-        FROM compared JOIN schema_versions AS texts
-            ON texts.application_id = $1::bigint AND texts.attributes_type = $2::text AND texts.version = compared.version
+        SELECT 'earlier', version, NULL, schema_sha256, NULL, NULL, NULL, NULL, NULL, NULL FROM compared
         """
+
+    /// The basis with the texts `comparison` needs, read on `connection` (in the caller's
+    /// transaction, or just after the publish committed: a version deleted meanwhile then has
+    /// no text and is left to the caller to skip, as it is no longer live).
+    static func withTexts(
+        _ basis: ComparisonBasis, _ comparison: Comparison, application: Application, attributesType: String,
+        on connection: PGConnection
+    ) throws -> ComparisonBasis {
+        let all = basis.earlier + (basis.newest.map { [$0] } ?? [])
+        let wanted = Set(all.filter { comparison.needsText($0.contentHash) }.map(\.version))
+        var texts: [Int32: String] = [:]
+        if !wanted.isEmpty {
+            let versions = "{" + wanted.sorted().map(String.init).joined(separator: ",") + "}"
+            for row in try connection.execute(textsOfVersions, [application.id, attributesType, versions]).rows {
+                texts[try row.int32(0)] = try row.string(1)
+            }
+        }
+        let filled = { (schema: EarlierSchema) in
+            EarlierSchema(version: schema.version, contentHash: schema.contentHash, jsonSchema: texts[schema.version])
+        }
+        return ComparisonBasis(
+            policy: basis.policy, newest: basis.newest.map(filled), earlier: basis.earlier.map(filled),
+            limitReached: basis.limitReached)
+    }
+
+    static let textsOfVersions = PGStatement(
+        "compatibility_texts",
+        """
+        SELECT version, json_schema FROM schema_versions
+        WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = ANY($3::integer[])
+          AND deleted_at IS NULL
+        """)
 
     /// Reads the rows of a publish or of `readBasis`: the published version (when the first
     /// row has one) and the basis, at most `limit` earlier texts (the newest ones).
@@ -119,9 +152,9 @@ extension PostgresSchemaStore {
                 policy = try effectivePolicy(row, from: 5)
                 if let created = try row.optionalString(2) { published = (try row.int32(1), created) }
             case "newest":
-                newest = try EarlierSchema(row: row, version: 1, hash: 3, text: 4)
+                newest = EarlierSchema(version: try row.int32(1), contentHash: try row.bytea(3), jsonSchema: nil)
             default:
-                earlier.append(try EarlierSchema(row: row, version: 1, hash: 3, text: 4))
+                earlier.append(EarlierSchema(version: try row.int32(1), contentHash: try row.bytea(3), jsonSchema: nil))
             }
         }
         guard let policy else { throw RegistryError.internal("the compatibility policy was not read") }
@@ -142,20 +175,24 @@ extension PostgresSchemaStore {
             source: source, updated: try row.optionalString(column + 4))
     }
 
-    /// The publish statements' result, from `publishedAndEarlier`. Nil when nothing was inserted
-    /// because the policy rejects incompatible versions and `force` was not given; no version
-    /// otherwise means the counter is at the ceiling (only next-free can return none).
+    /// Runs a publish statement on `connection` and reads its result (`publishedAndEarlier`),
+    /// then the texts `comparison` needs. Nil when nothing was inserted because the policy
+    /// rejects incompatible versions and `force` was not given; no version otherwise means the
+    /// counter is at the ceiling (only next-free can return none).
     static func publication(
-        _ rows: [PGRow], application: Application, attributesType: String, jsonSchema: String, limit: Int, force: Bool
+        _ statement: (PGStatement, [(any PGParameter)?]), on connection: PGConnection, application: Application,
+        attributesType: String, jsonSchema: String, comparing comparison: Comparison, force: Bool
     ) throws -> Publication? {
-        let (published, basis) = try basis(rows, limit: limit)
+        let rows = try connection.execute(statement.0, statement.1).rows
+        let (published, read) = try basis(rows, limit: comparison.limit)
         guard let published else {
-            if !force && basis.policy.policy.needsReview { return nil }
+            if !force && read.policy.policy.needsReview { return nil }
             throw RegistryError.invalidArgument("no version is free for attributesType \"\(attributesType)\"")
         }
         let schema = SchemaVersion(
             applicationCode: application.code, attributesType: attributesType, version: published.version,
             jsonSchema: jsonSchema, created: published.created)
+        let basis = try withTexts(read, comparison, application: application, attributesType: attributesType, on: connection)
         return Publication(schema: schema, basis: basis)
     }
 
@@ -183,11 +220,5 @@ extension PostgresSchemaStore {
     /// before committing) or a policy that never refuses.
     static func mayInsert(force: String) -> String {
         "(\(force) OR policy.enforce = 'warn' OR policy.mode = 'none')"
-    }
-}
-
-extension EarlierSchema {
-    init(row: PGRow, version: Int, hash: Int, text: Int) throws(PGError) {
-        self.init(version: try row.int32(version), contentHash: try row.bytea(hash), jsonSchema: try row.string(text))
     }
 }

@@ -14,19 +14,19 @@ extension PostgresSchemaStore {
     /// rolls back (then claims the key itself), so a key never publishes twice. Without a claim
     /// the transaction only lets `response` veto the publish.
     public func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison,
         once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish {
-        let (statement, parameters) = try Self.publishStatement(application: application, attributesType: attributesType,
-                                                            version: version, jsonSchema: jsonSchema, force: true, limit: limit)
+        let statement = try Self.publishStatement(application: application, attributesType: attributesType,
+                                                  version: version, jsonSchema: jsonSchema, force: true, limit: comparison.limit)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
             try connection.transaction {
                 if let claim, let replayed = try Self.claim(claim, on: connection) { return replayed }
                 _ = try connection.execute(Self.serializeReviewedPublishes, [application.id, attributesType])
                 guard let publication = try Self.publication(
-                    connection.execute(statement, parameters).rows, application: application,
-                    attributesType: attributesType, jsonSchema: jsonSchema, limit: limit, force: true)
+                    statement, on: connection, application: application, attributesType: attributesType,
+                    jsonSchema: jsonSchema, comparing: comparison, force: true)
                 else { throw RegistryError.internal("a forced publish inserted nothing") }
                 let body = try response(publication)
                 if let claim {

@@ -31,19 +31,20 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    /// One statement in its own transaction: one round trip and one commit per publish. The
-    /// statement reads the type's policy and inserts nothing when it may refuse.
+    /// One statement in its own transaction: one round trip and one commit per publish (and one
+    /// more read for earlier texts the caller has not seen before). The statement reads the
+    /// type's policy and inserts nothing when it may refuse.
     public func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison
     ) throws -> Publication? {
-        let (statement, parameters) = try Self.publishStatement(
+        let statement = try Self.publishStatement(
             application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-            force: false, limit: limit)
+            force: false, limit: comparison.limit)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
             try Self.publication(
-                connection.execute(statement, parameters).rows, application: application,
-                attributesType: attributesType, jsonSchema: jsonSchema, limit: limit, force: false)
+                statement, on: connection, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
+                comparing: comparison, force: false)
         }
     }
 

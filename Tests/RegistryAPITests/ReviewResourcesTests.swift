@@ -39,6 +39,19 @@ import Testing
         #expect(cache.statistics.entries > 0)
     }
 
+    @Test func anOutlineTheStoreNeedNotReadStaysAtHandForTheReviewEvenIfEvicted() throws {
+        let text = Self.schema(1)
+        let cache = CompatibilityOutlineCache(capacityBytes: 2_000)
+        _ = try #require(cache.compared(Self.earlier(1, text)))
+        let review = cache.forReview(limit: 100)
+        #expect(review.comparison.needsText(SHA256.hash(text.utf8)) == false)
+        #expect(review.comparison.needsText(SHA256.hash(Self.schema(2).utf8)) == true)
+        for index in 3..<100 { _ = cache.compared(Self.earlier(Int32(index), Self.schema(index))) }
+        let unread = EarlierSchema(version: 1, contentHash: SHA256.hash(text.utf8), jsonSchema: nil)
+        #expect(cache.compared(unread) == nil, "evicted from the cache")
+        #expect(review.compared(unread)?.outline == CompatibilityOutline(document: try SchemaRules.validate(text)))
+    }
+
     /// Holds the gate's only permit on another thread until `release` is signalled.
     private func holdPermit(_ gate: HeavyWorkGate, release: DispatchSemaphore) -> DispatchSemaphore {
         let holding = DispatchSemaphore(value: 0)

@@ -31,13 +31,13 @@ import TestSupport
         _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Guarded", to: Self.reject)
         let plain = try f.store.publish(
             application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
-            comparing: 100)
+            comparing: Comparison(limit: 100))
         #expect(plain == nil)
         #expect(try f.store.list(application: f.application, attributesType: "Guarded", after: nil, limit: nil).count == 1)
         var seen: ComparisonBasis?
         let reviewed = try f.store.publish(
             application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
-            comparing: 100, once: nil, response: { publication in
+            comparing: Comparison(limit: 100), once: nil, response: { publication in
                 seen = publication.basis
                 return []
             })
@@ -66,5 +66,22 @@ import TestSupport
             application: f.application, attributesType: "Basis", to: CompatibilityPolicy(mode: .none, enforce: .reject))
         let none = try f.basis("Basis")
         #expect(none.earlier.isEmpty && none.newest == nil)
+    }
+
+    @Test func onlyTheTextsTheCallerNeedsAreRead() throws {
+        let f = try Fixture()
+        let texts = (1...3).map { #"{"type":"object","description":"\#($0)"}"# }
+        for text in texts { try f.publish("Texts", .nextFree, text) }
+        let known = SHA256.hash(texts[0].utf8)
+        let basis = try f.store.comparisonBasis(
+            application: f.application, attributesType: "Texts", below: nil,
+            comparing: Comparison(limit: 100) { $0 != known })
+        #expect(basis.earlier.map(\.jsonSchema) == [nil, texts[1], texts[2]])
+        #expect(basis.newest?.jsonSchema == texts[2])
+        let publication = try f.store.publish(
+            application: f.application, attributesType: "Texts", version: .nextFree, jsonSchema: "{}",
+            comparing: Comparison(limit: 100) { _ in false })
+        #expect(publication?.earlier.map(\.version) == [1, 2, 3])
+        #expect(publication?.earlier.allSatisfy { $0.jsonSchema == nil } == true)
     }
 }

@@ -33,7 +33,7 @@ import TestSupport
     }
 
     func earlier(_ publication: Publication) -> [Int32: String] {
-        Dictionary(uniqueKeysWithValues: publication.earlier.map { ($0.version, $0.jsonSchema) })
+        Dictionary(uniqueKeysWithValues: publication.earlier.map { ($0.version, $0.jsonSchema ?? "(not read)") })
     }
 
     @Test func thousandsOfIdenticalVersionsPlusAFewDistinctOnesAreEachReturnedOnce() throws {
@@ -121,7 +121,7 @@ import TestSupport
         try f.publish("Veto", .nextFree, Self.a)
         #expect(throws: RegistryError.alreadyExists("vetoed")) {
             try f.store.publish(
-                application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, comparing: 100, once: nil,
+                application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, comparing: Comparison(limit: 100), once: nil,
                 response: { publication in
                     #expect(publication.schema.version == 2)
                     throw RegistryError.alreadyExists("vetoed")
@@ -136,7 +136,7 @@ import TestSupport
         try f.publish("Tx", .nextFree, Self.a)
         var seen: [EarlierSchema] = []
         let outcome = try f.store.publish(
-            application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, comparing: 100, once: nil,
+            application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, comparing: Comparison(limit: 100), once: nil,
             response: { publication in
                 seen = publication.earlier
                 return Array("ok".utf8)

@@ -45,12 +45,12 @@ struct Fixture {
         try #require(
             try store.publish(
                 application: application ?? self.application, attributesType: type, version: version, jsonSchema: schema,
-                comparing: limit))
+                comparing: Comparison(limit: limit)))
     }
 
     /// What a version published now would be compared with (the dry run's read).
     func basis(_ type: String, below version: Int32? = nil, limit: Int = 100) throws -> ComparisonBasis {
-        try store.comparisonBasis(application: application, attributesType: type, below: version, comparing: limit)
+        try store.comparisonBasis(application: application, attributesType: type, below: version, comparing: Comparison(limit: limit))
     }
 }
 

@@ -37,16 +37,30 @@ public struct ComparisonBasis: Sendable, Equatable {
 }
 
 /// One distinct live schema text of a type, at its oldest live version. The SHA-256 is the
-/// database's (`schema_sha256`), so documents parsed from the text can be cached by it.
+/// database's (`schema_sha256`), so what is derived from the text can be cached by it.
 public struct EarlierSchema: Sendable, Equatable {
     public let version: Int32
     /// SHA-256 of the text's UTF-8 bytes.
     public let contentHash: [UInt8]
-    public let jsonSchema: String
+    /// The text; nil when the caller said it did not need it (`Comparison.needsText`).
+    public let jsonSchema: String?
 
-    public init(version: Int32, contentHash: [UInt8], jsonSchema: String) {
+    public init(version: Int32, contentHash: [UInt8], jsonSchema: String?) {
         self.version = version
         self.contentHash = contentHash
         self.jsonSchema = jsonSchema
+    }
+}
+
+/// How much of a type's earlier versions a publish or dry run reads: at most `limit` distinct
+/// texts, newest first, and the text itself only of those `needsText` asks for, so a caller
+/// that keeps what it derives from texts by hash does not receive megabytes it already knows.
+public struct Comparison: Sendable {
+    public let limit: Int
+    public let needsText: @Sendable (_ contentHash: [UInt8]) -> Bool
+
+    public init(limit: Int, needsText: @escaping @Sendable (_ contentHash: [UInt8]) -> Bool = { _ in true }) {
+        self.limit = limit
+        self.needsText = needsText
     }
 }

@@ -14,14 +14,14 @@ public protocol SchemaStore: Sendable {
     /// The applications of an account, ordered by code.
     func applications(accountID: Int64) throws -> [Application]
 
-    /// Publishes a version and returns it with what to compare it with (`ComparisonBasis`, at
-    /// most `limit` distinct earlier texts), in one atomic step that reads the type's policy.
+    /// Publishes a version and returns it with what to compare it with (`ComparisonBasis`, as
+    /// much as `comparison` asks for), in one atomic step that reads the type's policy.
     /// Returns nil and writes nothing when that policy rejects incompatible versions: such a
     /// publish must be reviewed before it commits (the transactional publish). Throws
     /// `.alreadyExists` when the (type, version) pair was ever published (deleted versions
     /// included) and `.invalidArgument` when no version is free.
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison
     ) throws -> Publication?
 
     /// Publishes in one transaction that commits only if `response(publication)` returns: when
@@ -31,7 +31,7 @@ public protocol SchemaStore: Sendable {
     /// request with the same key and body gets `.replayed` with that response; another body is
     /// a 409.
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison,
         once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish
 
@@ -48,7 +48,7 @@ public protocol SchemaStore: Sendable {
 
     /// What a version of the type would be compared with if published now (below `version`
     /// when given), read in one snapshot like a publish reads it; for the dry run.
-    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing limit: Int)
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
         throws -> ComparisonBasis
 
     /// The policy that applies to a type (`attributesType` nil: the application's default for

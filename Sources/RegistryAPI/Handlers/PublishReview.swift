@@ -15,16 +15,16 @@ struct PublishReview {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
         var below: Int32?
         if case .explicit(let version) = request.version { below = version }
+        let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions)
         let basis = try call.store.comparisonBasis(
-            application: application, attributesType: request.attributesType, below: below,
-            comparing: call.reviews.maxComparedVersions)
-        try self.init(request, submitted, basis: basis, outlines: call.reviews.outlines)
+            application: application, attributesType: request.attributesType, below: below, comparing: outlines.comparison)
+        try self.init(request, submitted, basis: basis, outlines: outlines)
     }
 
     /// The review of `submitted` against `basis` (as the publish statement returned it, or as
     /// the dry run read it). Texts that no longer pass the rules are skipped. Throws the 409 of
     /// a refusal: new problems under `requireCompatible` or a policy that rejects.
-    init(_ request: PublishRequest, _ submitted: ValidatedSchema, basis: ComparisonBasis, outlines: CompatibilityOutlineCache)
+    init(_ request: PublishRequest, _ submitted: ValidatedSchema, basis: ComparisonBasis, outlines: ReviewOutlines)
         throws(RegistryError)
     {
         document = submitted.document

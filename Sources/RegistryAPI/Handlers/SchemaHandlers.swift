@@ -65,22 +65,22 @@ enum SchemaHandlers {
         throws(RegistryError) -> HTTPResponse
     {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
-        let limit = call.reviews.maxComparedVersions
+        let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions)
         let review = { (publication: Publication) throws(RegistryError) in
-            try PublishReview(request, submitted, basis: publication.basis, outlines: call.reviews.outlines)
+            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
                 .response(for: publication.schema)
         }
         if claim == nil, !request.requireCompatible,
             let publication = try call.store.publish(
                 application: application, attributesType: request.attributesType, version: request.version,
-                jsonSchema: request.jsonSchema, comparing: limit)
+                jsonSchema: request.jsonSchema, comparing: outlines.comparison)
         {
             call.metrics.recordPublished()
             return JSONResponse.make(try review(publication))
         }
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, comparing: limit, once: claim, response: { publication throws(RegistryError) in
+            jsonSchema: request.jsonSchema, comparing: outlines.comparison, once: claim, response: { publication throws(RegistryError) in
                 JSONResponse.body(try review(publication))
             })
         switch outcome {

@@ -7,10 +7,10 @@ struct NoStore: SchemaStore {
     func application(code: String) throws -> Application? { throw unavailable() }
     func applications(accountID: Int64) throws -> [Application] { throw unavailable() }
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison
     ) throws -> Publication? { throw unavailable() }
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison,
         once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish { throw unavailable() }
     func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? { throw unavailable() }
@@ -18,7 +18,7 @@ struct NoStore: SchemaStore {
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
     { throw unavailable() }
-    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing limit: Int)
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
         throws -> ComparisonBasis
     { throw unavailable() }
     func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy { throw unavailable() }

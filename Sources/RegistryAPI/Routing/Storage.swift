@@ -57,23 +57,23 @@ struct Storage: Sendable {
     }
 
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison
     ) throws(RegistryError) -> Publication? {
         try run {
             try store.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-                comparing: limit)
+                comparing: comparison)
         }
     }
 
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing limit: Int,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison,
         once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
     ) throws(RegistryError) -> IdempotentPublish {
         try run {
             try store.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-                comparing: limit, once: claim, response: response)
+                comparing: comparison, once: claim, response: response)
         }
     }
 
@@ -91,10 +91,10 @@ struct Storage: Sendable {
         try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
     }
 
-    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing limit: Int)
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
         throws(RegistryError) -> ComparisonBasis
     {
-        try run { try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: limit) }
+        try run { try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison) }
     }
 
     func compatibilityPolicy(application: Application, attributesType: String?) throws(RegistryError) -> EffectivePolicy {
