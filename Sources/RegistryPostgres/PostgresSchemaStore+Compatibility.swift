@@ -207,6 +207,28 @@ extension PostgresSchemaStore {
         \(basisRows)
         """
 
+    /// The publish inside the caller's transaction, which commits only after the review. A
+    /// publish the review may refuse (`mustBeCompatible`, or a policy that rejects: the first
+    /// statement then inserts nothing) takes the type's review lock and publishes after it.
+    static func reviewedPublication(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        comparing comparison: Comparison, on connection: PGConnection
+    ) throws -> Publication {
+        for force in comparison.mustBeCompatible ? [true] : [false, true] {
+            if force { _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType]) }
+            let statement = try publishStatement(
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+                force: force, limit: comparison.limit)
+            if let publication = try publication(
+                statement, on: connection, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
+                comparing: comparison, force: force)
+            {
+                return publication
+            }
+        }
+        throw RegistryError.internal("a forced publish inserted nothing")
+    }
+
     /// Taken by a reviewed publish before its publish statement, so that statement's snapshot
     /// (READ COMMITTED: taken when it starts) already holds every version committed by an
     /// earlier reviewed publish of the type: two concurrent publishes under a rejecting policy

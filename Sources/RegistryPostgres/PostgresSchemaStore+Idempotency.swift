@@ -17,17 +17,13 @@ extension PostgresSchemaStore {
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, comparing comparison: Comparison,
         once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
     ) throws -> IdempotentPublish {
-        let statement = try Self.publishStatement(application: application, attributesType: attributesType,
-                                                  version: version, jsonSchema: jsonSchema, force: true, limit: comparison.limit)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
             try connection.transaction {
                 if let claim, let replayed = try Self.claim(claim, on: connection) { return replayed }
-                _ = try connection.execute(Self.serializeReviewedPublishes, [application.id, attributesType])
-                guard let publication = try Self.publication(
-                    statement, on: connection, application: application, attributesType: attributesType,
-                    jsonSchema: jsonSchema, comparing: comparison, force: true)
-                else { throw RegistryError.internal("a forced publish inserted nothing") }
+                let publication = try Self.reviewedPublication(
+                    application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+                    comparing: comparison, on: connection)
                 let body = try response(publication)
                 if let claim {
                     _ = try connection.execute(

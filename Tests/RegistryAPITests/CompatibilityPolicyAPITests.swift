@@ -198,11 +198,13 @@ import TestSupport
     }
 }
 
-/// Concurrent publishes under a rejecting policy are reviewed one after the other.
+/// Concurrent publishes that may be refused are reviewed one after the other.
 @Suite struct ConcurrentReviewTests {
     /// Each of `b` as a string and `b` as an integer is compatible with version 1 alone; the
-    /// second one published is a type change against the first, so exactly one may pass.
-    @Test func twoConcurrentPublishesUnderRejectAreReviewedAgainstEachOther() throws {
+    /// second one published is a type change against the first, so exactly one may pass,
+    /// whether a rejecting policy or `requireCompatible` refuses it.
+    @Test(arguments: [("reject", false), ("warn", true)])
+    func twoConcurrentPublishesThatMayBeRefusedAreReviewedAgainstEachOther(enforce: String, requireCompatible: Bool) throws {
         let tenant = try TestRegistry.shared().makeTenant()
         let rounds = 10
         var outcomes: [[Int]] = []
@@ -210,9 +212,15 @@ import TestSupport
             let type = "Race\(round)"
             #expect(try tenant.publish(type, CompatibilityPolicyAPITests.a).status == 200)
             let path = "/api/live_activity_types/\(type)/compatibility_policy?application=\(tenant.code)"
-            try #require(try tenant.request("PUT", path, body: #"{"mode":"backward","enforce":"reject"}"#).status == 200)
-            let schemas = ["string", "integer"].map { CompatibilityPolicyAPITests.schema(#"{"a":{"type":"string"},"b":{"type":"\#($0)"}}"#) }
-            let results = onThreads(2) { index in try tenant.publish(type, schemas[index]) }
+            try #require(try tenant.request("PUT", path, body: #"{"mode":"backward","enforce":"\#(enforce)"}"#).status == 200)
+            let bodies: [JSONObject] = ["string", "integer"].map { type in
+                [
+                    "application": .string(tenant.code), "attributesType": .string("Race\(round)"),
+                    "jsonSchema": .string(CompatibilityPolicyAPITests.schema(#"{"a":{"type":"string"},"b":{"type":"\#(type)"}}"#)),
+                    "requireCompatible": .bool(requireCompatible),
+                ]
+            }
+            let results = onThreads(2) { index in try tenant.post(bodies[index]) }
             outcomes.append(results.map { (try? $0.get())?.status ?? -1 }.sorted())
         }
         #expect(outcomes == Array(repeating: [200, 409], count: rounds))

@@ -57,10 +57,16 @@ public struct EarlierSchema: Sendable, Equatable {
 /// that keeps what it derives from texts by hash does not receive megabytes it already knows.
 public struct Comparison: Sendable {
     public let limit: Int
+    /// The caller refuses new problems whatever the policy (`requireCompatible`), so its
+    /// publish is reviewed like one under a rejecting policy.
+    public let mustBeCompatible: Bool
     public let needsText: @Sendable (_ contentHash: [UInt8]) -> Bool
 
-    public init(limit: Int, needsText: @escaping @Sendable (_ contentHash: [UInt8]) -> Bool = { _ in true }) {
+    public init(
+        limit: Int, mustBeCompatible: Bool = false, needsText: @escaping @Sendable (_ contentHash: [UInt8]) -> Bool = { _ in true }
+    ) {
         self.limit = limit
+        self.mustBeCompatible = mustBeCompatible
         self.needsText = needsText
     }
 }

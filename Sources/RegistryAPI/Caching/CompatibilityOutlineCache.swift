@@ -20,7 +20,9 @@ final class CompatibilityOutlineCache: Sendable {
 
     /// The outlines of one review: what the store is told it need not read (`needsText`) is
     /// held here from that moment, so an eviction in between cannot lose it.
-    func forReview(limit: Int) -> ReviewOutlines { ReviewOutlines(cache: self, limit: limit) }
+    func forReview(limit: Int, mustBeCompatible: Bool) -> ReviewOutlines {
+        ReviewOutlines(cache: self, limit: limit, mustBeCompatible: mustBeCompatible)
+    }
 
     fileprivate func lookup(_ contentHash: [UInt8]) -> CompatibilityOutline? {
         outlines.value(for: DigestKey(bytes: contentHash))
@@ -56,15 +58,17 @@ final class ReviewOutlines: Sendable {
     private let cache: CompatibilityOutlineCache
     private let held = Mutex<[DigestKey: CompatibilityOutline]>([:])
     private let limit: Int
+    private let mustBeCompatible: Bool
 
-    fileprivate init(cache: CompatibilityOutlineCache, limit: Int) {
+    fileprivate init(cache: CompatibilityOutlineCache, limit: Int, mustBeCompatible: Bool) {
         self.cache = cache
         self.limit = limit
+        self.mustBeCompatible = mustBeCompatible
     }
 
     /// Asks the store for the texts of earlier versions whose outline is not cached.
     var comparison: Comparison {
-        Comparison(limit: limit) { [self] contentHash in
+        Comparison(limit: limit, mustBeCompatible: mustBeCompatible) { [self] contentHash in
             guard let outline = cache.lookup(contentHash) else { return true }
             held.withLock { $0[DigestKey(bytes: contentHash)] = outline }
             return false

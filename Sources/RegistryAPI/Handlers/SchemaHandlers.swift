@@ -65,7 +65,8 @@ enum SchemaHandlers {
         throws(RegistryError) -> HTTPResponse
     {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
-        let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions)
+        let outlines = call.reviews.outlines.forReview(
+            limit: call.reviews.maxComparedVersions, mustBeCompatible: request.requireCompatible)
         let review = { (publication: Publication) throws(RegistryError) in
             try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
                 .response(for: publication.schema)
