@@ -208,13 +208,13 @@ extension PostgresSchemaStore {
         """
 
     /// The publish inside the caller's transaction, which commits only after the review. A
-    /// publish the review may refuse (`mustBeCompatible`, or a policy that rejects: the first
+    /// publish the review may refuse (`mayBeRefused`, or a policy that rejects: the first
     /// statement then inserts nothing) takes the type's review lock and publishes after it.
     static func reviewedPublication(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
         comparing comparison: Comparison, on connection: PGConnection
     ) throws -> Publication {
-        for force in comparison.mustBeCompatible ? [true] : [false, true] {
+        for force in comparison.mayBeRefused ? [true] : [false, true] {
             if force { _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType]) }
             let statement = try publishStatement(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,

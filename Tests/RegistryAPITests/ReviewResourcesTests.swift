@@ -43,7 +43,7 @@ import Testing
         let text = Self.schema(1)
         let cache = CompatibilityOutlineCache(capacityBytes: 2_000)
         _ = try #require(cache.compared(Self.earlier(1, text)))
-        let review = cache.forReview(limit: 100, mustBeCompatible: false)
+        let review = cache.forReview(limit: 100, mayBeRefused: false)
         #expect(review.comparison.needsText(SHA256.hash(text.utf8)) == false)
         #expect(review.comparison.needsText(SHA256.hash(Self.schema(2).utf8)) == true)
         for index in 3..<100 { _ = cache.compared(Self.earlier(Int32(index), Self.schema(index))) }

@@ -57,16 +57,16 @@ public struct EarlierSchema: Sendable, Equatable {
 /// that keeps what it derives from texts by hash does not receive megabytes it already knows.
 public struct Comparison: Sendable {
     public let limit: Int
-    /// The caller refuses new problems whatever the policy (`requireCompatible`), so its
-    /// publish is reviewed like one under a rejecting policy.
-    public let mustBeCompatible: Bool
+    /// The caller already knows its review may refuse the publish (`requireCompatible`, or a
+    /// rejecting policy it just met), so the store need not find out from the policy first.
+    public let mayBeRefused: Bool
     public let needsText: @Sendable (_ contentHash: [UInt8]) -> Bool
 
     public init(
-        limit: Int, mustBeCompatible: Bool = false, needsText: @escaping @Sendable (_ contentHash: [UInt8]) -> Bool = { _ in true }
+        limit: Int, mayBeRefused: Bool = false, needsText: @escaping @Sendable (_ contentHash: [UInt8]) -> Bool = { _ in true }
     ) {
         self.limit = limit
-        self.mustBeCompatible = mustBeCompatible
+        self.mayBeRefused = mayBeRefused
         self.needsText = needsText
     }
 }

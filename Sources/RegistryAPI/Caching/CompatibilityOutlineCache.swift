@@ -20,8 +20,8 @@ final class CompatibilityOutlineCache: Sendable {
 
     /// The outlines of one review: what the store is told it need not read (`needsText`) is
     /// held here from that moment, so an eviction in between cannot lose it.
-    func forReview(limit: Int, mustBeCompatible: Bool) -> ReviewOutlines {
-        ReviewOutlines(cache: self, limit: limit, mustBeCompatible: mustBeCompatible)
+    func forReview(limit: Int, mayBeRefused: Bool) -> ReviewOutlines {
+        ReviewOutlines(cache: self, limit: limit, mayBeRefused: mayBeRefused)
     }
 
     fileprivate func lookup(_ contentHash: [UInt8]) -> CompatibilityOutline? {
@@ -58,17 +58,17 @@ final class ReviewOutlines: Sendable {
     private let cache: CompatibilityOutlineCache
     private let held = Mutex<[DigestKey: CompatibilityOutline]>([:])
     private let limit: Int
-    private let mustBeCompatible: Bool
+    private let mayBeRefused: Bool
 
-    fileprivate init(cache: CompatibilityOutlineCache, limit: Int, mustBeCompatible: Bool) {
+    fileprivate init(cache: CompatibilityOutlineCache, limit: Int, mayBeRefused: Bool) {
         self.cache = cache
         self.limit = limit
-        self.mustBeCompatible = mustBeCompatible
+        self.mayBeRefused = mayBeRefused
     }
 
     /// Asks the store for the texts of earlier versions whose outline is not cached.
     var comparison: Comparison {
-        Comparison(limit: limit, mustBeCompatible: mustBeCompatible) { [self] contentHash in
+        Comparison(limit: limit, mayBeRefused: mayBeRefused) { [self] contentHash in
             guard let outline = cache.lookup(contentHash) else { return true }
             held.withLock { $0[DigestKey(bytes: contentHash)] = outline }
             return false

@@ -16,7 +16,7 @@ struct PublishReview {
         var below: Int32?
         if case .explicit(let version) = request.version { below = version }
         let outlines = call.reviews.outlines.forReview(
-            limit: call.reviews.maxComparedVersions, mustBeCompatible: request.requireCompatible)
+            limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
         let basis = try call.store.comparisonBasis(
             application: application, attributesType: request.attributesType, below: below, comparing: outlines.comparison)
         try self.init(request, submitted, basis: basis, outlines: outlines)

@@ -57,32 +57,34 @@ enum SchemaHandlers {
         }
     }
 
-    /// Publishes and reviews (holding a heavy-work permit for a large schema). The fast path is the plain publish
-    /// statement, which inserts only when the type's policy cannot refuse; a policy that
-    /// rejects, `requireCompatible` or an idempotency claim take the transaction that commits
-    /// only after the review.
+    /// Publishes and reviews (holding a heavy-work permit for a large schema). The fast path is
+    /// the plain publish statement, which inserts only when the type's policy cannot refuse; a
+    /// policy that rejects, `requireCompatible` or an idempotency claim take the transaction
+    /// that commits only after the review.
     private static func publish(_ call: Call, _ request: PublishRequest, application: Application, claim: IdempotencyClaim?)
         throws(RegistryError) -> HTTPResponse
     {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
-        let outlines = call.reviews.outlines.forReview(
-            limit: call.reviews.maxComparedVersions, mustBeCompatible: request.requireCompatible)
-        let review = { (publication: Publication) throws(RegistryError) in
-            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
-                .response(for: publication.schema)
+        let review = { (publication: Publication, outlines: ReviewOutlines) throws(RegistryError) in
+            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines).response(for: publication.schema)
         }
-        if claim == nil, !request.requireCompatible,
-            let publication = try call.store.publish(
+        var mayBeRefused = request.requireCompatible
+        if claim == nil, !mayBeRefused {
+            let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions, mayBeRefused: false)
+            if let publication = try call.store.publish(
                 application: application, attributesType: request.attributesType, version: request.version,
                 jsonSchema: request.jsonSchema, comparing: outlines.comparison)
-        {
-            call.metrics.recordPublished()
-            return JSONResponse.make(try review(publication))
+            {
+                call.metrics.recordPublished()
+                return JSONResponse.make(try review(publication, outlines))
+            }
+            mayBeRefused = true
         }
+        let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions, mayBeRefused: mayBeRefused)
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
             jsonSchema: request.jsonSchema, comparing: outlines.comparison, once: claim, response: { publication throws(RegistryError) in
-                JSONResponse.body(try review(publication))
+                JSONResponse.body(try review(publication, outlines))
             })
         switch outcome {
         case .published(_, let body):
