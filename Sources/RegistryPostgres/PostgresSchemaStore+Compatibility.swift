@@ -67,16 +67,16 @@ extension PostgresSchemaStore {
 
     /// Reads the rows of `publishedAndEarlier`; no new version means the counter is at the
     /// ceiling (only next-free can return none).
-    static func publication(_ rows: [PGRow], application: Application, attributesType: String, jsonSchema: String) throws
-        -> Publication
-    {
+    static func publication(
+        _ rows: [PGRow], application: Application, attributesType: String, jsonSchema: String, createdBy: String?
+    ) throws -> Publication {
         var schema: SchemaVersion?
         var earlier: [EarlierSchema] = []
         for row in rows {
             if let created = try row.optionalString(1) {
                 schema = SchemaVersion(
                     applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
-                    jsonSchema: jsonSchema, created: created)
+                    jsonSchema: jsonSchema, created: created, createdBy: createdBy)
             } else {
                 earlier.append(try EarlierSchema(row: row, version: 0, hash: 2, text: 3))
             }

@@ -24,6 +24,8 @@ struct Configuration: Sendable {
     var shutdownGraceSeconds: Int
     var cacheBytes: Int
     var authCacheSeconds: Int
+    /// nil: audit events are kept for ever.
+    var auditRetentionDays: Int?
 
     /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
     static let variables: [(name: String, meaning: String)] = [
@@ -45,6 +47,7 @@ struct Configuration: Sendable {
         ("REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM (default 10)"),
         ("REGISTRY_CACHE_BYTES", "memory for published versions and forms; 0 disables the cache (default 67108864)"),
         ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
+        ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -76,7 +79,10 @@ struct Configuration: Sendable {
             },
             shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600),
             cacheBytes: try reader.integer("REGISTRY_CACHE_BYTES", default: 64 << 20, range: 0...(64 << 30)),
-            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10)
+            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10),
+            auditRetentionDays: try reader.optional("REGISTRY_AUDIT_RETENTION_DAYS").map { _ throws(ConfigurationError) in
+                try reader.integer("REGISTRY_AUDIT_RETENTION_DAYS", default: 0, range: 1...36_500)
+            }
         )
     }
 
@@ -96,6 +102,7 @@ struct Configuration: Sendable {
             ("shutdown_grace_seconds", String(shutdownGraceSeconds)),
             ("cache_bytes", String(cacheBytes)),
             ("auth_cache_seconds", String(authCacheSeconds)),
+            ("audit_retention_days", auditRetentionDays.map(String.init) ?? "for ever"),
         ]
     }
 }

@@ -34,7 +34,7 @@ struct Fixture {
     func publish(_ type: String, _ version: VersionRequest = .nextFree, _ schema: String = #"{"type":"object"}"#)
         throws -> SchemaVersion
     {
-        try store.publish(application: application, attributesType: type, version: version, jsonSchema: schema).schema
+        try store.publish(application: application, attributesType: type, version: version, jsonSchema: schema, by: .cli).schema
     }
 }
 

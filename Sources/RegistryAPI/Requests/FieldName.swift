@@ -35,4 +35,7 @@ struct FieldName: Sendable {
     static let pageSize = FieldName("pageSize", "page_size")
     static let pageToken = FieldName("pageToken", "page_token")
     static let requireCompatible = FieldName("requireCompatible", "require_compatible")
+    static let action = FieldName("action")
+    static let since = FieldName("since")
+    static let until = FieldName("until")
 }
