@@ -80,8 +80,7 @@ public final class RegistryAPI: Sendable {
     /// For each route that needs a token, `METHOD /template` and the scope it needs, for the
     /// route × scope test.
     public static var routeScopes: [(route: String, scope: TokenScope)] {
-        Router(routes: apiRoutes.map { $0.with(permission: permissions[$0.key]) }).routes.filter(\.requiresToken)
-            .map { ($0.key, $0.permission.scope) }
+        apiRoutes.filter(\.requiresToken).map { ($0.key, (permissions[$0.key] ?? unlistedRoutePermission).scope) }
     }
 
     /// Routes that need a token but have no entry in `permissions` (they fail closed); must be

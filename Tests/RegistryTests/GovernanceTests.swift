@@ -23,15 +23,6 @@ import Testing
         }
     }
 
-    @Test func scopeNamesParseExactly() throws {
-        #expect(try TokenScope.parse("publish", field: "scope") == .publish)
-        for bad in ["Publish", "write", "", "admin "] {
-            #expect(throws: RegistryError.invalidArgument("scope: must be one of read, publish, admin")) {
-                try TokenScope.parse(bad, field: "scope")
-            }
-        }
-    }
-
     @Test func aGrantReachesOnlyItsAccountAndItsApplications() {
         let mine = Application(id: 10, code: "MINE1-AAAAA", name: "", accountID: 1, created: "")
         let sibling = Application(id: 11, code: "MINE2-AAAAA", name: "", accountID: 1, created: "")
@@ -50,8 +41,8 @@ import Testing
     }
 
     @Test func createdByIsTheTokenNameOrItsIdAndNothingForTheCLI() {
-        #expect(AuditActor.token(Self.grant(scope: .publish, name: "ci"), requestID: "r").createdBy == "ci")
-        #expect(AuditActor.token(Self.grant(scope: .publish), requestID: nil).createdBy == "token 7")
+        #expect(AuditActor(kind: .token, tokenID: 7, tokenName: "ci", requestID: "r").createdBy == "ci")
+        #expect(AuditActor(kind: .token, tokenID: 7, tokenName: "", requestID: nil).createdBy == "token 7")
         #expect(AuditActor.cli.createdBy == nil)
     }
 

@@ -41,10 +41,6 @@ public struct AuditActor: Sendable, Equatable {
     /// The admin command line, which has no token.
     public static let cli = AuditActor(kind: .cli, tokenID: nil, tokenName: "", requestID: nil)
 
-    public static func token(_ grant: TokenGrant, requestID: String?) -> AuditActor {
-        AuditActor(kind: .token, tokenID: grant.id, tokenName: grant.name, requestID: requestID)
-    }
-
     /// What a version published by this actor shows as `created_by`: the token's name, or
     /// `token <id>` when it has none; nil for the CLI.
     public var createdBy: String? {

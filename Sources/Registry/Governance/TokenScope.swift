@@ -14,14 +14,6 @@ public enum TokenScope: String, Sendable, CaseIterable, Comparable {
     }
 
     public static func < (lhs: TokenScope, rhs: TokenScope) -> Bool { lhs.rank < rhs.rank }
-
-    /// The scope named `text`, or a 400 naming `field`.
-    public static func parse(_ text: String, field: String) throws(RegistryError) -> TokenScope {
-        guard let scope = TokenScope(rawValue: text) else {
-            throw .invalidArgument("\(field): must be one of read, publish, admin")
-        }
-        return scope
-    }
 }
 
 /// What a request needs from its token: a scope, and the words that name the activity in a
@@ -82,7 +74,4 @@ public struct TokenGrant: Sendable, Equatable {
     public func reaches(_ application: Application) -> Bool {
         application.accountID == accountID && (applicationIDs?.contains(application.id) ?? true)
     }
-
-    /// How the token is named where a person reads it: its name, or `token <id>`.
-    public var displayName: String { name.isEmpty ? "token \(id)" : name }
 }

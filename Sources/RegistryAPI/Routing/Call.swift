@@ -24,7 +24,7 @@ struct Call: Sendable {
 
     /// Who makes a change through this call, for its audit event.
     var actor: AuditActor {
-        token.map { .token($0, requestID: notes.requestID) } ?? AuditActor(kind: .token, tokenID: nil, tokenName: "", requestID: notes.requestID)
+        AuditActor(kind: .token, tokenID: token?.id, tokenName: token?.name ?? "", requestID: notes.requestID)
     }
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
