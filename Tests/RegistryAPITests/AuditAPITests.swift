@@ -49,7 +49,11 @@ import TestSupport
         // The version records its publisher; an unnamed token shows as "token <id>".
         let got = try owner.request("GET", "/api/live_activity_schemas/Audited/1?application=\(owner.code)")
         #expect(try got.json()["schema"]?["created_by"] == "ci pipeline")
-        #expect(try owner.publish("Audited", Self.flight).json()["schema"]?["created_by"] == .string("token \(owner.tokenID)"))
+        let unnamed = try owner.publish("Audited", Self.flight)
+        #expect(try unnamed.json()["schema"]?["created_by"] == .string("token \(owner.tokenID)"))
+        // Without an X-Request-Id from the caller, the event has the id the response carries.
+        let generated = try #require(unnamed.header("X-Request-Id"))
+        #expect(try Self.events(registry, owner).last?.requestID == generated)
 
         // Accepted under warn: the problems are in the event.
         #expect(try publisher.publish("Audited", Self.withoutGate).status == 200)
