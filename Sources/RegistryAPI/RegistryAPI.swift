@@ -101,7 +101,7 @@ public final class RegistryAPI: Sendable {
 
     /// The route templates served, as `METHOD /template`, for the OpenAPI consistency test.
     public static var routeTable: [String] {
-        (apiRoutes + operationalRoutes(Metrics(), Operations())).map { "\($0.method) \($0.template.text)" }
+        (apiRoutes + operationalRoutes(Metrics(), Operations())).map(\.key)
     }
 
     /// A handler serving only the probes and metrics, for a separate admin listener.
