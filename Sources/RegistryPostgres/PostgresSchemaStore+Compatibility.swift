@@ -181,7 +181,7 @@ extension PostgresSchemaStore {
     /// counter is at the ceiling (only next-free can return none).
     static func publication(
         _ statement: (PGStatement, [(any PGParameter)?]), on connection: PGConnection, application: Application,
-        attributesType: String, jsonSchema: String, comparing comparison: Comparison, force: Bool
+        attributesType: String, jsonSchema: String, createdBy: String?, comparing comparison: Comparison, force: Bool
     ) throws -> Publication? {
         let rows = try connection.execute(statement.0, statement.1).rows
         let (published, read) = try basis(rows, limit: comparison.limit)
@@ -191,7 +191,7 @@ extension PostgresSchemaStore {
         }
         let schema = SchemaVersion(
             applicationCode: application.code, attributesType: attributesType, version: published.version,
-            jsonSchema: jsonSchema, created: published.created)
+            jsonSchema: jsonSchema, created: published.created, createdBy: createdBy)
         let basis = try withTexts(read, comparison, application: application, attributesType: attributesType, on: connection)
         return Publication(schema: schema, basis: basis)
     }
@@ -211,17 +211,17 @@ extension PostgresSchemaStore {
     /// publish the review may refuse (`mayBeRefused`, or a policy that rejects: the first
     /// statement then inserts nothing) takes the type's review lock and publishes after it.
     static func reviewedPublication(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         comparing comparison: Comparison, on connection: PGConnection
     ) throws -> Publication {
         for force in comparison.mayBeRefused ? [true] : [false, true] {
             if force { _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType]) }
             let statement = try publishStatement(
-                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
                 force: force, limit: comparison.limit)
             if let publication = try publication(
                 statement, on: connection, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
-                comparing: comparison, force: force)
+                createdBy: actor.createdBy, comparing: comparison, force: force)
             {
                 return publication
             }

@@ -13,11 +13,11 @@ extension PostgresSchemaStore {
         }
     }
 
-    /// One transaction, so that anything recorded about the change (its audit event) commits
-    /// with it or not at all: add it inside `transaction` below.
-    public func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy)
-        throws -> EffectivePolicy
-    {
+    /// One transaction with the change's audit event (the policy set in its details), so both
+    /// commit or neither does.
+    public func setCompatibilityPolicy(
+        application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor
+    ) throws -> EffectivePolicy {
         try pool.perform(.write) { connection in
             try connection.transaction {
                 let parameters: [(any PGParameter)?] = [
@@ -27,18 +27,39 @@ extension PostgresSchemaStore {
                 guard let row = try connection.execute(Self.upsertPolicy, parameters).rows.first else {
                     throw RegistryError.internal("the compatibility policy was not written")
                 }
+                try Self.recordPolicyChange(
+                    application: application, attributesType: attributesType, by: actor,
+                    details: ["policy": .object(policy.jsonValue)], on: connection)
                 return try Self.effectivePolicy(row, from: 0)
             }
         }
     }
 
-    /// One transaction, like setting a policy.
-    public func removeCompatibilityPolicy(application: Application, attributesType: String?) throws -> Bool {
+    /// One transaction with its audit event, like setting a policy; nothing is recorded when
+    /// there was no policy to remove.
+    public func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws -> Bool {
         try pool.perform(.write) { connection in
             try connection.transaction {
-                try !connection.execute(Self.deletePolicy, [application.id, attributesType ?? ""]).rows.isEmpty
+                guard try !connection.execute(Self.deletePolicy, [application.id, attributesType ?? ""]).rows.isEmpty else {
+                    return false
+                }
+                try Self.recordPolicyChange(
+                    application: application, attributesType: attributesType, by: actor, details: ["policy": .null], on: connection)
+                return true
             }
         }
+    }
+
+    /// The `policy_change` audit event, in the caller's transaction; `attributesType` nil for
+    /// the application's own policy.
+    private static func recordPolicyChange(
+        application: Application, attributesType: String?, by actor: AuditActor, details: JSONObject, on connection: PGConnection
+    ) throws(PGError) {
+        try AuditLog.record(
+            AuditRecord(
+                accountID: application.accountID, actor: actor, action: .policyChange, applicationID: application.id,
+                attributesType: attributesType, details: details),
+            on: connection)
     }
 
     static let readPolicy = PGStatement(

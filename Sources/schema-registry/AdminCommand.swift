@@ -17,10 +17,11 @@ enum AdminCommand {
             let account = try arguments.integerOption("account") ?? { throw UsageError("--account is required") }()
             print(try admin.createApplication(accountID: account, code: arguments.option("code"), name: arguments.option("name") ?? ""))
         case "issue-token":
-            let account = try arguments.integerOption("account") ?? { throw UsageError("--account is required") }()
-            let token = APIToken.generate()
-            _ = try admin.issueToken(accountID: account, tokenHash: token.hash)
-            print(token.secret)
+            try issueToken(arguments, admin: admin)
+        case "set-token-expiry":
+            try setTokenExpiry(arguments, admin: admin)
+        case "audit":
+            try printAudit(arguments, store: PostgresSchemaStore(pool: pool))
         case "revoke-token":
             guard let id = Int64(try arguments.requiredPositional(0, "TOKEN_ID")) else {
                 throw UsageError("TOKEN_ID must be an integer")
@@ -33,7 +34,7 @@ enum AdminCommand {
             }
         case "list-tokens":
             for token in try admin.listTokens(accountID: arguments.integerOption("account")) {
-                print([String(token.id), String(token.accountID), token.created, token.revoked ?? "-"].joined(separator: "\t"))
+                print(tokenLine(token))
             }
         default:
             throw UsageError("unknown admin action '\(action)'")

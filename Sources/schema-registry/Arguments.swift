@@ -2,29 +2,33 @@
 /// options, with errors that name what is missing.
 struct Arguments {
     private(set) var positional: [String] = []
-    private var options: [String: String] = [:]
+    private var options: [String: [String]] = [:]
 
     init(_ words: ArraySlice<String>) throws(UsageError) {
         var iterator = words.makeIterator()
         while let word = iterator.next() {
             if word.hasPrefix("--") {
                 guard let value = iterator.next() else { throw UsageError("\(word) needs a value") }
-                options[String(word.dropFirst(2))] = value
+                options[String(word.dropFirst(2)), default: []].append(value)
             } else {
                 positional.append(word)
             }
         }
     }
 
-    func option(_ name: String) -> String? { options[name] }
+    /// The value of `--name`; the last one when given more than once.
+    func option(_ name: String) -> String? { options[name]?.last }
+
+    /// Every value of an option that may be repeated (`--application A --application B`).
+    func repeatedOption(_ name: String) -> [String] { options[name] ?? [] }
 
     func requiredOption(_ name: String) throws(UsageError) -> String {
-        guard let value = options[name] else { throw UsageError("--\(name) is required") }
+        guard let value = option(name) else { throw UsageError("--\(name) is required") }
         return value
     }
 
     func integerOption(_ name: String) throws(UsageError) -> Int64? {
-        guard let text = options[name] else { return nil }
+        guard let text = option(name) else { return nil }
         guard let value = Int64(text) else { throw UsageError("--\(name) must be an integer, got \"\(text)\"") }
         return value
     }

@@ -87,6 +87,20 @@ import TestSupport
         try expectError(try tenant.request("GET", "/api/applications/ZZZZZ-ZZZZZ/compatibility_policy"), status: 404, code: 5)
     }
 
+    @Test func settingAndRemovingAPolicyEachWriteOnePolicyChangeEvent() throws {
+        try #require(try setPolicy(typePolicyPath("Audited"), #"{"mode":"backward","enforce":"reject"}"#).status == 200)
+        try #require(try tenant.request("DELETE", typePolicyPath("Audited")).status == 200)
+        try expectError(try tenant.request("DELETE", typePolicyPath("Audited")), status: 404, code: 5)
+        try expectError(try setPolicy(typePolicyPath("Audited"), #"{"mode":"sideways","enforce":"warn"}"#), status: 400, code: 3)
+        let events = try #require(
+            try tenant.request("GET", "/api/audit_events?application=\(tenant.code)&action=policy_change").json()["audit_events"]?
+                .arrayValue)
+        #expect(events.count == 2)
+        #expect(events.allSatisfy { $0["attributes_type"] == "Audited" })
+        #expect(events.last?["details"]?["policy"]?["enforce"] == "reject")
+        #expect(events.first?["details"]?["policy"] == .null)
+    }
+
     // MARK: publishing under a policy
 
     /// Versions 1 {a, b} and 2 {a} (b removed, accepted under the default), then {} removing a.

@@ -3,8 +3,8 @@ import RegistryPostgres
 import Testing
 import TestSupport
 
-/// Policies in PostgreSQL: the most specific one applies, and the plain publish statement
-/// writes nothing under a policy that may refuse.
+/// Policies in PostgreSQL: the most specific one applies, a publish is reviewed under the
+/// policy it read, and only the texts a caller needs are read.
 @Suite struct CompatibilityPolicyStoreTests {
     static let reject = CompatibilityPolicy(mode: .backward, enforce: .reject, oldestSupportedVersion: 2)
 
@@ -13,33 +13,34 @@ import TestSupport
         #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .builtIn)
         #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == .builtIn)
         let applicationPolicy = CompatibilityPolicy(mode: .none, enforce: .warn)
-        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: nil, to: applicationPolicy)
+        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: nil, to: applicationPolicy, by: .cli)
         #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
-        let set = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "T", to: Self.reject)
+        let set = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "T", to: Self.reject, by: .cli)
         #expect(set.source == .type && set.policy == Self.reject && set.updated != nil)
         #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == Self.reject)
         #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "Other").policy == applicationPolicy)
         #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: nil).policy == applicationPolicy)
-        #expect(try f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T"))
-        #expect(try !f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T"))
+        #expect(try f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T", by: .cli))
+        #expect(try !f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T", by: .cli))
         #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
     }
 
-    @Test func thePlainPublishWritesNothingUnderARejectingPolicyAndTheReviewedOneDoes() throws {
+    @Test func aPublishUnderARejectingPolicyIsReviewedWithThatPolicyAndARefusalWritesNothing() throws {
         let f = try Fixture()
         try f.publish("Guarded")
-        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Guarded", to: Self.reject)
-        let plain = try f.store.publish(
-            application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
-            comparing: Comparison(limit: 100))
-        #expect(plain == nil)
+        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Guarded", to: Self.reject, by: .cli)
+        #expect(throws: RegistryError.alreadyExists("refused")) {
+            try f.store.publish(
+                application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
+                by: .cli, comparing: Comparison(limit: 100), once: nil, response: { _ in throw RegistryError.alreadyExists("refused") })
+        }
         #expect(try f.store.list(application: f.application, attributesType: "Guarded", after: nil, limit: nil).count == 1)
         var seen: ComparisonBasis?
         let reviewed = try f.store.publish(
             application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
-            comparing: Comparison(limit: 100), once: nil, response: { publication in
+            by: .cli, comparing: Comparison(limit: 100), once: nil, response: { publication in
                 seen = publication.basis
-                return []
+                return PublishAnswer(body: [], auditDetails: [:])
             })
         guard case .published(let schema, _) = reviewed else { Issue.record("not published: \(reviewed)"); return }
         #expect(schema.version == 2)
@@ -57,13 +58,13 @@ import TestSupport
         #expect(try f.basis("Basis", below: 4).newest?.version == 3)
         _ = try f.store.setCompatibilityPolicy(
             application: f.application, attributesType: "Basis",
-            to: CompatibilityPolicy(mode: .backwardTransitive, enforce: .warn, oldestSupportedVersion: 3))
+            to: CompatibilityPolicy(mode: .backwardTransitive, enforce: .warn, oldestSupportedVersion: 3), by: .cli)
         #expect(try f.basis("Basis").earlier.map(\.version) == [3, 4, 5])
-        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Basis", to: Self.reject)
+        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Basis", to: Self.reject, by: .cli)
         let backward = try f.basis("Basis")
         #expect(backward.earlier.isEmpty && backward.newest?.version == 5)
         _ = try f.store.setCompatibilityPolicy(
-            application: f.application, attributesType: "Basis", to: CompatibilityPolicy(mode: .none, enforce: .reject))
+            application: f.application, attributesType: "Basis", to: CompatibilityPolicy(mode: .none, enforce: .reject), by: .cli)
         let none = try f.basis("Basis")
         #expect(none.earlier.isEmpty && none.newest == nil)
     }
@@ -79,9 +80,9 @@ import TestSupport
         #expect(basis.earlier.map(\.jsonSchema) == [nil, texts[1], texts[2]])
         #expect(basis.newest?.jsonSchema == texts[2])
         let publication = try f.store.publish(
-            application: f.application, attributesType: "Texts", version: .nextFree, jsonSchema: "{}",
+            application: f.application, attributesType: "Texts", version: .nextFree, jsonSchema: "{}", by: .cli,
             comparing: Comparison(limit: 100) { _ in false })
-        #expect(publication?.earlier.map(\.version) == [1, 2, 3])
-        #expect(publication?.earlier.allSatisfy { $0.jsonSchema == nil } == true)
+        #expect(publication.earlier.map(\.version) == [1, 2, 3])
+        #expect(publication.earlier.allSatisfy { $0.jsonSchema == nil })
     }
 }

@@ -70,8 +70,8 @@ import TestSupport
         try f.publish("Gone", .nextFree, Self.a)
         try f.publish("Gone", .nextFree, Self.b)
         try f.publish("Gone", .nextFree, Self.a)
-        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 1))
-        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 2))
+        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 1, by: .cli))
+        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 2, by: .cli))
         let publication = try f.publication("Gone", .nextFree, Self.c)
         #expect(earlier(publication) == [3: Self.a])
         #expect(try f.basis("Gone").earlier.map(\.version) == [3, 4])
@@ -121,7 +121,8 @@ import TestSupport
         try f.publish("Veto", .nextFree, Self.a)
         #expect(throws: RegistryError.alreadyExists("vetoed")) {
             try f.store.publish(
-                application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, comparing: Comparison(limit: 100), once: nil,
+                application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, by: .cli,
+                comparing: Comparison(limit: 100), once: nil,
                 response: { publication in
                     #expect(publication.schema.version == 2)
                     throw RegistryError.alreadyExists("vetoed")
@@ -136,10 +137,11 @@ import TestSupport
         try f.publish("Tx", .nextFree, Self.a)
         var seen: [EarlierSchema] = []
         let outcome = try f.store.publish(
-            application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, comparing: Comparison(limit: 100), once: nil,
+            application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, by: .cli,
+            comparing: Comparison(limit: 100), once: nil,
             response: { publication in
                 seen = publication.earlier
-                return Array("ok".utf8)
+                return PublishAnswer(body: Array("ok".utf8), auditDetails: [:])
             })
         guard case .published(let schema, let body) = outcome else { Issue.record("not published: \(outcome)"); return }
         #expect(schema.version == 2)

@@ -37,15 +37,15 @@ struct Fixture {
         try publication(type, version, schema).schema
     }
 
-    /// A plain publish with what it was compared with, comparing at most `limit` earlier texts.
+    /// A publish by the admin CLI with what it was compared with, comparing at most `limit`
+    /// earlier texts.
     func publication(
         _ type: String, _ version: VersionRequest = .nextFree, _ schema: String = #"{"type":"object"}"#, in application: Application? = nil,
         limit: Int = 100
     ) throws -> Publication {
-        try #require(
-            try store.publish(
-                application: application ?? self.application, attributesType: type, version: version, jsonSchema: schema,
-                comparing: Comparison(limit: limit)))
+        try store.publish(
+            application: application ?? self.application, attributesType: type, version: version, jsonSchema: schema, by: .cli,
+            comparing: Comparison(limit: limit))
     }
 
     /// What a version published now would be compared with (the dry run's read).

@@ -134,3 +134,20 @@ extension RawHTTPResponse {
         try JSONParser.parse(body)
     }
 }
+
+extension AdminStore {
+    /// Another token of `tenant`'s account, issued with `terms`, as a tenant on the same
+    /// application.
+    public func tenant(like tenant: Tenant, terms: TokenTerms) throws -> Tenant {
+        let token = APIToken.generate()
+        let id = try issueToken(accountID: tenant.accountID, tokenHash: token.hash, terms: terms)
+        return Tenant(port: tenant.port, code: tenant.code, token: token.secret, accountID: tenant.accountID, tokenID: id)
+    }
+}
+
+extension Tenant {
+    /// The same token addressing another application code.
+    public func on(application code: String) -> Tenant {
+        Tenant(port: port, code: code, token: token, accountID: accountID, tokenID: tokenID)
+    }
+}

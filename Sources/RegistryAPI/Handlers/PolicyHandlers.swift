@@ -18,13 +18,13 @@ enum PolicyHandlers {
         let (application, attributesType) = try address(call)
         let policy = try PolicyRequest.policy(body)
         return respond(
-            try call.store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy),
+            try call.store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor),
             application: application, attributesType: attributesType)
     }
 
     static func remove(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType) = try address(call)
-        guard try call.store.removeCompatibilityPolicy(application: application, attributesType: attributesType) else {
+        guard try call.store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor) else {
             let owner = attributesType.map { "attributesType \(JSONWriter.string(.string($0)))" } ?? "the application"
             throw .notFound("\(owner) has no compatibility policy of its own")
         }

@@ -79,6 +79,12 @@ struct PublishReview {
         return .object(body)
     }
 
+    /// What the publish's audit event records: the compatibility verdict, with the problems
+    /// that were accepted when it was not compatible.
+    var auditDetails: JSONObject {
+        ["compatibility": compatibility.jsonValue]
+    }
+
     /// Adds `compatibility` and, when there are any, `warnings` to a response body.
     func annotate(_ body: inout JSONObject) {
         body["compatibility"] = compatibility.jsonValue

@@ -37,7 +37,9 @@ enum SchemaHandlers {
     }
 
     /// Schema rules are checked before anything is written; the compatibility report comes
-    /// from the rows the publish statement read, under the policy that statement read.
+    /// from the rows the publish statement read, under the policy that statement read. The
+    /// publish, its review (which `requireCompatible` or a rejecting policy may turn into a
+    /// veto), its audit event and an idempotency key's record are one transaction.
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
@@ -57,34 +59,20 @@ enum SchemaHandlers {
         }
     }
 
-    /// Publishes and reviews (holding a heavy-work permit for a large schema). The fast path is
-    /// the plain publish statement, which inserts only when the type's policy cannot refuse; a
-    /// policy that rejects, `requireCompatible` or an idempotency claim take the transaction
-    /// that commits only after the review.
+    /// Publishes and reviews in one transaction (holding a heavy-work permit for a large
+    /// schema); a publish the review may refuse takes the type's review lock first.
     private static func publish(_ call: Call, _ request: PublishRequest, application: Application, claim: IdempotencyClaim?)
         throws(RegistryError) -> HTTPResponse
     {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
-        let review = { (publication: Publication, outlines: ReviewOutlines) throws(RegistryError) in
-            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines).response(for: publication.schema)
-        }
-        var mayBeRefused = request.requireCompatible
-        if claim == nil, !mayBeRefused {
-            let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions, mayBeRefused: false)
-            if let publication = try call.store.publish(
-                application: application, attributesType: request.attributesType, version: request.version,
-                jsonSchema: request.jsonSchema, comparing: outlines.comparison)
-            {
-                call.metrics.recordPublished()
-                return JSONResponse.make(try review(publication, outlines))
-            }
-            mayBeRefused = true
-        }
-        let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions, mayBeRefused: mayBeRefused)
+        let outlines = call.reviews.outlines.forReview(
+            limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, comparing: outlines.comparison, once: claim, response: { publication throws(RegistryError) in
-                JSONResponse.body(try review(publication, outlines))
+            jsonSchema: request.jsonSchema, by: call.actor, comparing: outlines.comparison, once: claim,
+            response: { publication throws(RegistryError) in
+                let review = try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
+                return PublishAnswer(body: JSONResponse.body(review.response(for: publication.schema)), auditDetails: review.auditDetails)
             })
         switch outcome {
         case .published(_, let body):
@@ -107,7 +95,8 @@ enum SchemaHandlers {
 
     static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
-        guard try call.store.delete(application: application, attributesType: attributesType, version: version) else {
+        guard try call.store.delete(application: application, attributesType: attributesType, version: version, by: call.actor)
+        else {
             throw notFound(attributesType, version)
         }
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
@@ -135,7 +124,7 @@ enum SchemaHandlers {
     }
 
     /// `pageSize` 0 or omitted returns everything; 1–1000 pages; anything else is a 400.
-    private static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
+    static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
         guard let text, !text.isEmpty else { return nil }
         guard let size = Int(text), (0...maxPageSize).contains(size) else {
             throw .invalidArgument("pageSize: must be an integer from 0 to \(maxPageSize)")
