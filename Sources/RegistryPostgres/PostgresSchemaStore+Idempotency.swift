@@ -9,24 +9,25 @@ extension PostgresSchemaStore {
         }
     }
 
-    /// Claim, publish, check and record in one transaction. A concurrent request with the same
-    /// key blocks on the claim's unique index until this one commits (then reads its answer) or
-    /// rolls back (then claims the key itself), so a key never publishes twice. Without a claim
-    /// the transaction only lets `response` veto the publish.
+    /// Claim, publish, review, audit and record in one transaction. A concurrent request with
+    /// the same key blocks on the claim's unique index until this one commits (then reads its
+    /// answer) or rolls back (then claims the key itself), so a key never publishes twice. The
+    /// review runs before the commit, so it may veto the publish, and the audit event carries
+    /// what it accepted.
     public func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
     ) throws -> IdempotentPublish {
-        let (statement, parameters) = try Self.publishStatement(application: application, attributesType: attributesType,
-                                                            version: version, jsonSchema: jsonSchema)
         return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
             connection in
             try connection.transaction {
                 if let claim, let replayed = try Self.claim(claim, on: connection) { return replayed }
-                let publication = try Self.publication(
-                    connection.execute(statement, parameters).rows, application: application,
-                    attributesType: attributesType, jsonSchema: jsonSchema)
-                let body = try response(publication)
+                let publication = try Self.reviewedPublication(
+                    application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+                    by: actor, comparing: comparison, on: connection)
+                let answer = try response(publication)
+                let body = answer.body
+                try Self.recordPublish(publication.schema, of: application, by: actor, details: answer.auditDetails, on: connection)
                 if let claim {
                     _ = try connection.execute(
                         Self.recordResponse, [claim.accountID, claim.key, String(decoding: body, as: UTF8.self)])

@@ -6,8 +6,9 @@
 #   bash Tests/Fuzz/run.sh SECONDS                     libFuzzer over the Registry module
 #   python3 Tests/Robustness/durability.py [--quick]   PostgreSQL restart, kill -9, three replicas
 #   python3 Tests/Robustness/abuse.py [--quick]        slow clients, idle flood, revocation, secrets
+#   python3 Tests/Robustness/compat_flood.py [--quick] large versions, parallel reviews, another account reads
 #
-#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse]
+#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse,compat]
 #
 # --quick (CI) keeps counts small: 25 schemathesis examples per operation, 20 s of fuzzing,
 # a few seconds of load per fault. The service-level abuse tests are Swift tests
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
         --quick) quick="--quick" ;;
         --only) only="$2"; shift ;;
         --only=*) only="${1#--only=}" ;;
-        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse,compat]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -70,6 +71,7 @@ wanted contract && part contract bash "$here/schemathesis.sh" $quick
 wanted fuzz && part fuzz bash "$root/Tests/Fuzz/run.sh" "$fuzz_seconds"
 wanted durability && part durability python3 "$here/durability.py" $quick
 wanted abuse && part abuse python3 "$here/abuse.py" $quick
+wanted compat && part compat python3 "$here/compat_flood.py" $quick
 
 printf '\n===== robustness summary (%s, %d s) =====\n' "${quick:-full}" $((SECONDS - started))
 printf '  %s\n' "${summary[@]}"

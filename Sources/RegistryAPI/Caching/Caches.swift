@@ -5,7 +5,8 @@ public struct CacheSettings: Sendable {
     /// Bytes of rendered versions and forms; 0 disables.
     public var responseBytes: Int
     /// Seconds a token or application lookup may be served from memory; 0 disables. Token
-    /// revocation reaches a replica within this bound even if its notification is lost.
+    /// revocation and scope, application or expiry changes reach a replica within this bound
+    /// even if their notification is lost.
     public var lookupSeconds: Double
     /// Estimated memory for validated schema documents, which publishing reuses; 0 disables.
     public var documentBytes: Int
@@ -23,7 +24,7 @@ public struct CacheSettings: Sendable {
 /// The API's caches together, so invalidation has one entry point.
 final class Caches: Sendable {
     let responses: ResponseCache
-    let accounts: ExpiringCache<DigestKey, Int64>
+    let tokens: ExpiringCache<DigestKey, TokenGrant>
     let applications: ExpiringCache<String, Application>
     /// Content-addressed, so no notification ever needs to touch it.
     let documents: SchemaDocumentCache
@@ -32,7 +33,7 @@ final class Caches: Sendable {
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
-        accounts = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
+        tokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         entityTagSalt = settings.entityTagSalt
     }
@@ -50,7 +51,7 @@ final class Caches: Sendable {
             }
             responses.invalidate(applicationID: applicationID, attributesType: String(fields[2]), version: version)
         case "token_revoked":
-            accounts.removeAll()
+            tokens.removeAll()
         default:
             flush()
         }
@@ -58,7 +59,7 @@ final class Caches: Sendable {
 
     func flush() {
         responses.flush()
-        accounts.removeAll()
+        tokens.removeAll()
         applications.removeAll()
     }
 }

@@ -37,9 +37,9 @@ enum SchemaHandlers {
     }
 
     /// Schema rules are checked before anything is written; the compatibility report comes
-    /// from the rows the publish statement read. A plain publish is that one statement; an
-    /// idempotent one, or one that `requireCompatible` may veto, runs in a transaction that
-    /// commits only after the review.
+    /// from the rows the publish statement read, under the policy that statement read. The
+    /// publish, its review (which `requireCompatible` or a rejecting policy may turn into a
+    /// veto), its audit event and an idempotency key's record are one transaction.
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
@@ -54,22 +54,25 @@ enum SchemaHandlers {
             }
             claim = keyClaim
         }
+        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+            try publish(call, request, application: application, claim: claim)
+        }
+    }
+
+    /// Publishes and reviews in one transaction (holding a heavy-work permit for a large
+    /// schema); a publish the review may refuse takes the type's review lock first.
+    private static func publish(_ call: Call, _ request: PublishRequest, application: Application, claim: IdempotencyClaim?)
+        throws(RegistryError) -> HTTPResponse
+    {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
-        let review = { (publication: Publication) throws(RegistryError) in
-            try PublishReview(request, submitted, earlier: publication.earlier, documents: call.caches.documents)
-                .response(for: publication.schema)
-        }
-        guard claim != nil || request.requireCompatible else {
-            let publication = try call.store.publish(
-                application: application, attributesType: request.attributesType, version: request.version,
-                jsonSchema: request.jsonSchema)
-            call.metrics.recordPublished()
-            return JSONResponse.make(try review(publication))
-        }
+        let outlines = call.reviews.outlines.forReview(
+            limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, once: claim, response: { publication throws(RegistryError) in
-                JSONResponse.body(try review(publication))
+            jsonSchema: request.jsonSchema, by: call.actor, comparing: outlines.comparison, once: claim,
+            response: { publication throws(RegistryError) in
+                let review = try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
+                return PublishAnswer(body: JSONResponse.body(review.response(for: publication.schema)), auditDetails: review.auditDetails)
             })
         switch outcome {
         case .published(_, let body):
@@ -92,7 +95,8 @@ enum SchemaHandlers {
 
     static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
-        guard try call.store.delete(application: application, attributesType: attributesType, version: version) else {
+        guard try call.store.delete(application: application, attributesType: attributesType, version: version, by: call.actor)
+        else {
             throw notFound(attributesType, version)
         }
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
@@ -120,7 +124,7 @@ enum SchemaHandlers {
     }
 
     /// `pageSize` 0 or omitted returns everything; 1–1000 pages; anything else is a 400.
-    private static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
+    static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
         guard let text, !text.isEmpty else { return nil }
         guard let size = Int(text), (0...maxPageSize).contains(size) else {
             throw .invalidArgument("pageSize: must be an integer from 0 to \(maxPageSize)")

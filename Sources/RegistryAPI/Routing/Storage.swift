@@ -43,9 +43,14 @@ struct Storage: Sendable {
     }
 
     /// Served from the short-lived lookup cache when enabled; misses are not cached, so a new
-    /// token works at once.
-    func accountID(forTokenHash hash: [UInt8]) throws(RegistryError) -> Int64? {
-        try caches.accounts.value(for: DigestKey(bytes: hash)) { () throws(RegistryError) in try run { try store.accountID(forTokenHash: hash) } }
+    /// token works at once. The expiry is checked on every use, so a cached grant never
+    /// outlives its token.
+    func token(forTokenHash hash: [UInt8], now: Double) throws(RegistryError) -> TokenGrant? {
+        let grant = try caches.tokens.value(for: DigestKey(bytes: hash)) { () throws(RegistryError) in
+            try run { try store.token(forTokenHash: hash) }
+        }
+        guard let grant, !grant.isExpired(now: now) else { return nil }
+        return grant
     }
 
     func application(code: String) throws(RegistryError) -> Application? {
@@ -56,22 +61,15 @@ struct Storage: Sendable {
         try run { try store.applications(accountID: accountID) }
     }
 
-    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws(RegistryError) -> Publication
-    {
-        try run {
-            try store.publish(application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
-        }
-    }
-
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?,
+        response: (Publication) throws(RegistryError) -> PublishAnswer
     ) throws(RegistryError) -> IdempotentPublish {
         try run {
             try store.publish(
-                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-                once: claim, response: response)
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+                comparing: comparison, once: claim, response: response)
         }
     }
 
@@ -89,12 +87,34 @@ struct Storage: Sendable {
         try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
     }
 
-    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [EarlierSchema] {
-        try run { try store.distinctLiveSchemas(application: application, attributesType: attributesType) }
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
+        throws(RegistryError) -> ComparisonBasis
+    {
+        try run { try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison) }
     }
 
-    func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
-        try run { try store.delete(application: application, attributesType: attributesType, version: version) }
+    func compatibilityPolicy(application: Application, attributesType: String?) throws(RegistryError) -> EffectivePolicy {
+        try run { try store.compatibilityPolicy(application: application, attributesType: attributesType) }
+    }
+
+    func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor)
+        throws(RegistryError) -> EffectivePolicy
+    {
+        try run { try store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: actor) }
+    }
+
+    func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws(RegistryError) -> Bool {
+        try run { try store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor) }
+    }
+
+    func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws(RegistryError)
+        -> Bool
+    {
+        try run { try store.delete(application: application, attributesType: attributesType, version: version, by: actor) }
+    }
+
+    func auditEvents(_ query: AuditQuery) throws(RegistryError) -> [AuditEvent] {
+        try run { try store.auditEvents(query) }
     }
 }
 
