@@ -42,6 +42,10 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/live_activity_schemas", handler: SchemaHandlers.list),
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
         Route("POST", "/api/live_activity_schemas:validate", handler: FormHandlers.validate),
+        // `latest` before `{version}`, which would otherwise take it for a malformed number.
+        Route("GET", "/api/live_activity_schemas/{attributesType}/latest", triesMemoryFirst: true, handler: LatestHandlers.get),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/latest/form", triesMemoryFirst: true, handler: LatestHandlers.form),
+        Route("POST", "/api/live_activity_schemas/{attributesType}/latest:check", handler: PushHandlers.checkLatest),
         Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", triesMemoryFirst: true, handler: SchemaHandlers.get),
         Route("DELETE", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.delete),
         Route(

@@ -23,6 +23,8 @@ public struct CacheSettings: Sendable {
 /// The API's caches together, so invalidation has one entry point.
 final class Caches: Sendable {
     let responses: ResponseCache
+    /// The newest live version of each type, for `latest`; kept exactly when responses are.
+    let latest: LatestVersions
     let accounts: ExpiringCache<DigestKey, Int64>
     let applications: ExpiringCache<String, Application>
     /// Content-addressed, so no notification ever needs to touch it.
@@ -31,24 +33,29 @@ final class Caches: Sendable {
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
+        latest = LatestVersions(enabled: settings.responseBytes > 0)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
         accounts = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         entityTagSalt = settings.entityTagSalt
     }
 
-    /// Applies one `registry_changes` notification (see migration 0003); unknown payloads
-    /// flush everything, the safe reading of a message we do not understand.
+    /// Applies one `registry_changes` notification (see migrations 0003 and 0011); unknown
+    /// payloads flush everything, the safe reading of a message we do not understand.
     func apply(notification payload: String) {
         let parts = payload.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         switch parts.first {
-        case "schema_deleted":
+        case "schema_deleted", "schema_published":
             let fields = parts.count == 2 ? parts[1].split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false) : []
             guard fields.count == 3, let applicationID = Int64(fields[0]), let version = Int32(fields[1]) else {
                 flush()
                 return
             }
-            responses.invalidate(applicationID: applicationID, attributesType: String(fields[2]), version: version)
+            let attributesType = String(fields[2])
+            latest.invalidate(LatestVersions.Key(applicationID: applicationID, attributesType: attributesType))
+            if parts.first == "schema_deleted" {
+                responses.invalidate(applicationID: applicationID, attributesType: attributesType, version: version)
+            }
         case "token_revoked":
             accounts.removeAll()
         default:
@@ -58,6 +65,7 @@ final class Caches: Sendable {
 
     func flush() {
         responses.flush()
+        latest.flush()
         accounts.removeAll()
         applications.removeAll()
     }

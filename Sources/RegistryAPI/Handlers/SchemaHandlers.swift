@@ -28,8 +28,15 @@ enum SchemaHandlers {
 
     static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
+        return try schemaResponse(call, application, attributesType, version)
+    }
+
+    /// One version's body, from the response cache when warm.
+    static func schemaResponse(
+        _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
+    ) throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
-        return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
+        return try CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
             return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
@@ -96,6 +103,7 @@ enum SchemaHandlers {
             throw notFound(attributesType, version)
         }
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
+        call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
         call.metrics.recordDeleted()
         return JSONResponse.make([:])
     }

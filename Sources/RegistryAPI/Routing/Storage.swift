@@ -56,19 +56,26 @@ struct Storage: Sendable {
         try run { try store.applications(accountID: accountID) }
     }
 
+    /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
     func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
         throws(RegistryError) -> Publication
     {
-        try run {
+        defer { forgetNewest(application, attributesType) }
+        return try run {
             try store.publish(application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
         }
+    }
+
+    private func forgetNewest(_ application: Application, _ attributesType: String) {
+        caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
     }
 
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
         once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
     ) throws(RegistryError) -> IdempotentPublish {
-        try run {
+        defer { forgetNewest(application, attributesType) }
+        return try run {
             try store.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
                 once: claim, response: response)
