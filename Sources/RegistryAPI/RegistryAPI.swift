@@ -42,6 +42,8 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/live_activity_schemas", handler: SchemaHandlers.list),
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
         Route("POST", "/api/live_activity_schemas:validate", handler: FormHandlers.validate),
+        Route("POST", "/api/live_activity_schemas:lookup", handler: LookupHandlers.lookup),
+        Route("GET", "/api/live_activity_types", handler: TypeHandlers.list),
         // `latest` before `{version}`, which would otherwise take it for a malformed number.
         Route("GET", "/api/live_activity_schemas/{attributesType}/latest", triesMemoryFirst: true, handler: LatestHandlers.get),
         Route("GET", "/api/live_activity_schemas/{attributesType}/latest/form", triesMemoryFirst: true, handler: LatestHandlers.form),

@@ -38,7 +38,7 @@ extension PostgresSchemaStore {
 
     /// Claims the key inside the caller's transaction. Nil when it is now ours; otherwise the
     /// answer recorded under it (the same body) or a 409 (another body).
-    private static func claim(_ claim: IdempotencyClaim, on connection: PGConnection) throws -> IdempotentPublish? {
+    static func claim(_ claim: IdempotencyClaim, on connection: PGConnection) throws -> IdempotentPublish? {
         _ = try connection.execute(dropExpiredKey, [claim.accountID, claim.key])
         let claimed = try connection.execute(claimKey, [claim.accountID, claim.key, PGBytea(claim.requestHash)])
         guard claimed.rows.isEmpty else { return nil }

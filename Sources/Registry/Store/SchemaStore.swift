@@ -49,4 +49,20 @@ public protocol SchemaStore: Sendable {
 
     /// Deletes one live version for good. Returns false when it was unknown or already deleted.
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool
+
+    /// Live types of an application in byte order of their names, each with its live-version
+    /// count, newest version and policy in force; at most `limit` when given.
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary]
+
+    /// The newest live version of a type whose content identity (`CanonicalJSON.contentHash`)
+    /// is `contentHash`, or nil.
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion?
+
+    /// Publishes like `publish(…once:response:)` unless the type's newest live version has the
+    /// content identity of `jsonSchema`: then returns it and writes nothing. Decided under the
+    /// type's counter lock, so concurrent identical requests on any replicas publish once.
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
+    ) throws -> FindOrPublish
 }

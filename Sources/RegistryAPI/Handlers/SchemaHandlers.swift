@@ -66,6 +66,9 @@ enum SchemaHandlers {
             try PublishReview(request, submitted, earlier: publication.earlier, documents: call.caches.documents)
                 .response(for: publication.schema)
         }
+        if request.returnExisting {
+            return try PublishIfChanged.create(call, request, application: application, claim: claim, review: review)
+        }
         guard claim != nil || request.requireCompatible else {
             let publication = try call.store.publish(
                 application: application, attributesType: request.attributesType, version: request.version,
@@ -93,7 +96,7 @@ enum SchemaHandlers {
         return replayResponse(stored.body)
     }
 
-    private static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
+    static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
@@ -128,7 +131,7 @@ enum SchemaHandlers {
     }
 
     /// `pageSize` 0 or omitted returns everything; 1–1000 pages; anything else is a 400.
-    private static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
+    static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
         guard let text, !text.isEmpty else { return nil }
         guard let size = Int(text), (0...maxPageSize).contains(size) else {
             throw .invalidArgument("pageSize: must be an integer from 0 to \(maxPageSize)")

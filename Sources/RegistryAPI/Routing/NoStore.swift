@@ -20,4 +20,12 @@ struct NoStore: SchemaStore {
     { throw unavailable() }
     func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema] { throw unavailable() }
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool { throw unavailable() }
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary] { throw unavailable() }
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion? {
+        throw unavailable()
+    }
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
+    ) throws -> FindOrPublish { throw unavailable() }
 }

@@ -103,6 +103,28 @@ struct Storage: Sendable {
     func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
         try run { try store.delete(application: application, attributesType: attributesType, version: version) }
     }
+
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws(RegistryError) -> [TypeSummary] {
+        try run { try store.types(application: application, filter: filter, limit: limit) }
+    }
+
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws(RegistryError)
+        -> SchemaVersion?
+    {
+        try run { try store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash) }
+    }
+
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
+        once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
+    ) throws(RegistryError) -> FindOrPublish {
+        defer { forgetNewest(application, attributesType) }
+        return try run {
+            try store.publishUnlessNewestIdentical(
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+                once: claim, response: response)
+        }
+    }
 }
 
 extension RegistryError {
