@@ -54,6 +54,7 @@ public final class RegistryAPI: Sendable {
             "GET", "/api/live_activity_schemas/{attributesType}/{version}/form", triesMemoryFirst: true,
             handler: FormHandlers.form),
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}:diff", handler: DiffHandlers.diff),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),
         Route("GET", "/panel", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.redirect),
