@@ -56,3 +56,15 @@ import Testing
         #expect(caches.latest.version(key) == nil)
     }
 }
+
+/// Change-feed wake-ups name only an application: they must not empty the caches, or every
+/// publish anywhere would flush every replica.
+@Suite struct FeedNotificationTests {
+    @Test func aFeedNotificationKeepsTheCaches() {
+        let caches = Caches(CacheSettings(responseBytes: 1 << 20), clock: { 0 })
+        let key = LatestVersions.Key(applicationID: 1, attributesType: "Kept")
+        caches.latest.remember(3, for: key, readAt: caches.latest.generation(key))
+        caches.apply(notification: "feed|1")
+        #expect(caches.latest.version(key) == 3)
+    }
+}

@@ -58,6 +58,10 @@ final class Caches: Sendable {
             }
         case "token_revoked":
             accounts.removeAll()
+        case "feed":
+            // Wakes change-feed readers (migration 0008); what caches must forget arrives in
+            // the schema_published / schema_deleted notification of the same change.
+            break
         default:
             flush()
         }
