@@ -30,7 +30,7 @@ public enum Compatibility {
         return CompatibilityReport(problems: found)
     }
 
-    private static func problems(from old: FormDescriptor, oldVersion: Int32, to new: FormDescriptor)
+    static func problems(from old: FormDescriptor, oldVersion: Int32, to new: FormDescriptor)
         -> [CompatibilityProblem]
     {
         var comparison = FieldComparison(oldVersion: oldVersion)

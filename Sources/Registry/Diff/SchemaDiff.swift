@@ -17,7 +17,7 @@ public struct SchemaDiff: Sendable, Equatable {
     public init(from old: SchemaDocument, oldVersion: Int32, to new: SchemaDocument) {
         let oldForm = FormBuilder.form(for: old)
         let newForm = FormBuilder.form(for: new)
-        let problems = Compatibility.problems(from: old, oldVersion: oldVersion, to: new)
+        let problems = Compatibility.problems(from: oldForm, oldVersion: oldVersion, to: newForm)
         var walk = Walk()
         walk.compare(old: oldForm.content.fields, new: newForm.content.fields)
         walk.compare(old: oldForm.attributes.fields, new: newForm.attributes.fields)
