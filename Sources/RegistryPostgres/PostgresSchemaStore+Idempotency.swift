@@ -22,24 +22,36 @@ extension PostgresSchemaStore {
             connection in
             try connection.transaction {
                 if let claim, let replayed = try Self.claim(claim, on: connection) { return replayed }
-                let publication = try Self.reviewedPublication(
+                let (schema, body) = try Self.publishReviewedAndAudited(
                     application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-                    by: actor, comparing: comparison, on: connection)
-                let answer = try response(publication)
-                let body = answer.body
-                try Self.recordPublish(publication.schema, of: application, by: actor, details: answer.auditDetails, on: connection)
-                if let claim {
-                    _ = try connection.execute(
-                        Self.recordResponse, [claim.accountID, claim.key, String(decoding: body, as: UTF8.self)])
-                }
-                return .published(publication.schema, body: body)
+                    by: actor, comparing: comparison, once: claim, response: response, on: connection)
+                return .published(schema, body: body)
             }
         }
     }
 
+    /// Publish, review, audit event and the key's record, inside the caller's transaction
+    /// (after its claim): the one path of every publish, so `ifExists` publishes are reviewed
+    /// under the same policy and audited like the others.
+    static func publishReviewedAndAudited(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer,
+        on connection: PGConnection
+    ) throws -> (SchemaVersion, body: [UInt8]) {
+        let publication = try reviewedPublication(
+            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
+            by: actor, comparing: comparison, on: connection)
+        let answer = try response(publication)
+        try recordPublish(publication.schema, of: application, by: actor, details: answer.auditDetails, on: connection)
+        if let claim {
+            _ = try connection.execute(recordResponse, [claim.accountID, claim.key, String(decoding: answer.body, as: UTF8.self)])
+        }
+        return (publication.schema, answer.body)
+    }
+
     /// Claims the key inside the caller's transaction. Nil when it is now ours; otherwise the
     /// answer recorded under it (the same body) or a 409 (another body).
-    private static func claim(_ claim: IdempotencyClaim, on connection: PGConnection) throws -> IdempotentPublish? {
+    static func claim(_ claim: IdempotencyClaim, on connection: PGConnection) throws -> IdempotentPublish? {
         _ = try connection.execute(dropExpiredKey, [claim.accountID, claim.key])
         let claimed = try connection.execute(claimKey, [claim.accountID, claim.key, PGBytea(claim.requestHash)])
         guard claimed.rows.isEmpty else { return nil }

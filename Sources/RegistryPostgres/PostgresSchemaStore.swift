@@ -27,19 +27,26 @@ public struct PostgresSchemaStore: SchemaStore {
 
     /// The statement and parameters for a next-free or explicit publish: the publisher
     /// (`created_by_token_id`, `created_by`) after the text, then `force` (insert whatever the
-    /// policy, for a caller that reviews before committing) and the limit of earlier texts.
+    /// policy, for a caller that reviews before committing), the limit of earlier texts and
+    /// the content identity (`CanonicalJSON.contentHash`).
     static func publishStatement(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         force: Bool, limit: Int
     ) throws(RegistryError) -> (PGStatement, [(any PGParameter)?]) {
+        // The content identity is computed here rather than by the insert trigger: a byte scan
+        // is much cheaper than the database's regular expression.
+        let contentHash = PGBytea(CanonicalJSON.contentHash(jsonSchema))
         switch version {
         case .nextFree:
-            return (publishNextFree, [application.id, attributesType, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit)])
+            return (
+                publishNextFree,
+                [application.id, attributesType, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
+            )
         case .explicit(let number):
             guard number >= 1 else { throw .invalidArgument("version must be between 1 and 2147483647") }
             return (
                 publishExplicit,
-                [application.id, attributesType, number, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit)]
+                [application.id, attributesType, number, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
             )
         }
     }
@@ -124,7 +131,8 @@ public struct PostgresSchemaStore: SchemaStore {
     /// returns the number to use; at the ceiling its WHERE fails, no row comes back, nothing is
     /// inserted. Deleted versions keep their numbers because the counter never goes down. The
     /// same statement reads the policy (inserting only when it cannot refuse, or when $6 forces
-    /// it) and what to compare with (`publishedAndEarlier`, at most $7 earlier texts).
+    /// it) and what to compare with (`publishedAndEarlier`, at most $7 earlier texts); $8 is
+    /// the content identity.
     static let publishNextFree = PGStatement(
         "store_publish_next_free",
         """
@@ -136,8 +144,9 @@ public struct PostgresSchemaStore: SchemaStore {
             WHERE c.last_version < 2147483647
             RETURNING last_version
         ), inserted AS (
-            INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, created_by_token_id, created_by)
-            SELECT $1::bigint, $2::text, last_version, $3::text, $4::bigint, $5::text FROM counter
+            INSERT INTO schema_versions (
+                application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256)
+            SELECT $1::bigint, $2::text, last_version, $3::text, $4::bigint, $5::text, $8::bytea FROM counter
             RETURNING version, created, schema_sha256
         ), \(distinctHashes), \(basisSources(
             below: "(SELECT version FROM inserted)", limit: "$7::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))
@@ -147,7 +156,7 @@ public struct PostgresSchemaStore: SchemaStore {
     /// Explicit version: locks the same high-water row first (raising it when this version is
     /// above it), then inserts, so explicit and next-free publishes take locks in the same order
     /// and cannot deadlock. An existing row, live or deleted, fails with 23505 → 409. $7 and $8
-    /// are the force flag and the limit, as $6 and $7 of next-free.
+    /// are the force flag and the limit, as $6 and $7 of next-free; $9 the content identity.
     static let publishExplicit = PGStatement(
         "store_publish_explicit",
         """
@@ -158,8 +167,9 @@ public struct PostgresSchemaStore: SchemaStore {
             DO UPDATE SET last_version = GREATEST(c.last_version, EXCLUDED.last_version)
             RETURNING last_version
         ), inserted AS (
-            INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, created_by_token_id, created_by)
-            SELECT $1::bigint, $2::text, $3::integer, $4::text, $5::bigint, $6::text FROM counter
+            INSERT INTO schema_versions (
+                application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256)
+            SELECT $1::bigint, $2::text, $3::integer, $4::text, $5::bigint, $6::text, $9::bytea FROM counter
             RETURNING version, created, schema_sha256
         ), \(distinctHashes), \(basisSources(
             below: "(SELECT version FROM inserted)", limit: "$8::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))

@@ -27,6 +27,22 @@ import TestSupport
         "POST /api/live_activity_schemas:validate": Case(scope: .read) { t, _ in
             ("POST", "/api/live_activity_schemas:validate", ["application": .string(t.code), "attributesType": "Matrix", "jsonSchema": .string(schema)])
         },
+        "POST /api/live_activity_schemas:lookup": Case(scope: .read) { t, _ in
+            ("POST", "/api/live_activity_schemas:lookup", ["application": .string(t.code), "attributesType": "Matrix", "jsonSchema": .string(schema)])
+        },
+        "GET /api/live_activity_types": Case(scope: .read) { t, _ in ("GET", "/api/live_activity_types?application=\(t.code)", nil) },
+        "GET /api/live_activity_schemas/{attributesType}/latest": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/latest?application=\(t.code)", nil)
+        },
+        "GET /api/live_activity_schemas/{attributesType}/latest/form": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/latest/form?application=\(t.code)", nil)
+        },
+        "POST /api/live_activity_schemas/{attributesType}/latest:check": Case(scope: .read) { t, _ in
+            ("POST", "/api/live_activity_schemas/Matrix/latest:check", ["application": .string(t.code), "event": "update", "content_state": [:]])
+        },
+        "GET /api/live_activity_schemas/{attributesType}/{version}:diff": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/1:diff?against=1&application=\(t.code)", nil)
+        },
         "GET /api/live_activity_schemas/{attributesType}/{version}": Case(scope: .read) { t, _ in
             ("GET", "/api/live_activity_schemas/Matrix/1?application=\(t.code)", nil)
         },

@@ -67,6 +67,23 @@ public protocol SchemaStore: Sendable {
 
     /// Audit events matching `query`, in its order, at most `query.limit`.
     func auditEvents(_ query: AuditQuery) throws -> [AuditEvent]
+
+    /// Live types of an application in byte order of their names, each with its live-version
+    /// count, newest version and policy in force; at most `limit` when given.
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary]
+
+    /// The newest live version of a type whose content identity (`CanonicalJSON.contentHash`)
+    /// is `contentHash`, or nil.
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion?
+
+    /// Publishes like `publish(…once:response:)` (same review, policy and audit event, in one
+    /// transaction) unless the type's newest live version has the content identity of
+    /// `jsonSchema`: then returns it and writes nothing. Decided under the type's counter lock,
+    /// so concurrent identical requests on any replicas publish once.
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
+    ) throws -> FindOrPublish
 }
 
 extension SchemaStore {

@@ -25,6 +25,8 @@ public struct CacheSettings: Sendable {
 final class Caches: Sendable {
     let responses: ResponseCache
     let tokens: ExpiringCache<DigestKey, TokenGrant>
+    /// The newest live version of each type, for `latest`; kept exactly when responses are.
+    let latest: LatestVersions
     let applications: ExpiringCache<String, Application>
     /// Content-addressed, so no notification ever needs to touch it.
     let documents: SchemaDocumentCache
@@ -32,26 +34,35 @@ final class Caches: Sendable {
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
+        latest = LatestVersions(enabled: settings.responseBytes > 0)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
         tokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         entityTagSalt = settings.entityTagSalt
     }
 
-    /// Applies one `registry_changes` notification (see migration 0003); unknown payloads
-    /// flush everything, the safe reading of a message we do not understand.
+    /// Applies one `registry_changes` notification (see migrations 0003 and 0009); unknown
+    /// payloads flush everything, the safe reading of a message we do not understand.
     func apply(notification payload: String) {
         let parts = payload.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         switch parts.first {
-        case "schema_deleted":
+        case "schema_deleted", "schema_published":
             let fields = parts.count == 2 ? parts[1].split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false) : []
             guard fields.count == 3, let applicationID = Int64(fields[0]), let version = Int32(fields[1]) else {
                 flush()
                 return
             }
-            responses.invalidate(applicationID: applicationID, attributesType: String(fields[2]), version: version)
+            let attributesType = String(fields[2])
+            latest.invalidate(LatestVersions.Key(applicationID: applicationID, attributesType: attributesType))
+            if parts.first == "schema_deleted" {
+                responses.invalidate(applicationID: applicationID, attributesType: attributesType, version: version)
+            }
         case "token_revoked":
             tokens.removeAll()
+        case "feed":
+            // Wakes change-feed readers (migration 0008); what caches must forget arrives in
+            // the schema_published / schema_deleted notification of the same change.
+            break
         default:
             flush()
         }
@@ -59,6 +70,7 @@ final class Caches: Sendable {
 
     func flush() {
         responses.flush()
+        latest.flush()
         tokens.removeAll()
         applications.removeAll()
     }

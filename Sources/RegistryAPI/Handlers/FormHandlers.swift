@@ -5,8 +5,15 @@ import Registry
 enum FormHandlers {
     static func form(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try SchemaHandlers.versionAddress(call)
+        return try formResponse(call, application, attributesType, version)
+    }
+
+    /// One version's form, from the response cache when warm.
+    static func formResponse(
+        _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
+    ) throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .form)
-        return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
+        return try CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try SchemaHandlers.found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
             let render = { () throws(RegistryError) in

@@ -28,8 +28,15 @@ enum SchemaHandlers {
 
     static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
+        return try schemaResponse(call, application, attributesType, version)
+    }
+
+    /// One version's body, from the response cache when warm.
+    static func schemaResponse(
+        _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
+    ) throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
-        return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
+        return try CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
             return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
@@ -67,11 +74,18 @@ enum SchemaHandlers {
         let submitted = try call.caches.documents.validated(request.jsonSchema)
         let outlines = call.reviews.outlines.forReview(
             limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
+        let review = { (publication: Publication) throws(RegistryError) -> PublishReview in
+            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
+        }
+        if request.returnExisting {
+            return try PublishIfChanged.create(
+                call, request, application: application, claim: claim, comparing: outlines.comparison, review: review)
+        }
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
             jsonSchema: request.jsonSchema, by: call.actor, comparing: outlines.comparison, once: claim,
             response: { publication throws(RegistryError) in
-                let review = try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
+                let review = try review(publication)
                 return PublishAnswer(body: JSONResponse.body(review.response(for: publication.schema)), auditDetails: review.auditDetails)
             })
         switch outcome {
@@ -89,7 +103,7 @@ enum SchemaHandlers {
         return replayResponse(stored.body)
     }
 
-    private static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
+    static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
@@ -100,6 +114,7 @@ enum SchemaHandlers {
             throw notFound(attributesType, version)
         }
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
+        call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
         call.metrics.recordDeleted()
         return JSONResponse.make([:])
     }

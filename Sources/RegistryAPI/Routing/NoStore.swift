@@ -29,4 +29,12 @@ struct NoStore: SchemaStore {
         throw unavailable()
     }
     func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] { throw unavailable() }
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary] { throw unavailable() }
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion? {
+        throw unavailable()
+    }
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
+    ) throws -> FindOrPublish { throw unavailable() }
 }

@@ -61,12 +61,18 @@ struct Storage: Sendable {
         try run { try store.applications(accountID: accountID) }
     }
 
+    /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
+    private func forgetNewest(_ application: Application, _ attributesType: String) {
+        caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
+    }
+
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         comparing comparison: Comparison, once claim: IdempotencyClaim?,
         response: (Publication) throws(RegistryError) -> PublishAnswer
     ) throws(RegistryError) -> IdempotentPublish {
-        try run {
+        defer { forgetNewest(application, attributesType) }
+        return try run {
             try store.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
                 comparing: comparison, once: claim, response: response)
@@ -115,6 +121,29 @@ struct Storage: Sendable {
 
     func auditEvents(_ query: AuditQuery) throws(RegistryError) -> [AuditEvent] {
         try run { try store.auditEvents(query) }
+    }
+
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws(RegistryError) -> [TypeSummary] {
+        try run { try store.types(application: application, filter: filter, limit: limit) }
+    }
+
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws(RegistryError)
+        -> SchemaVersion?
+    {
+        try run { try store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash) }
+    }
+
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?,
+        response: (Publication) throws(RegistryError) -> PublishAnswer
+    ) throws(RegistryError) -> FindOrPublish {
+        defer { forgetNewest(application, attributesType) }
+        return try run {
+            try store.publishUnlessNewestIdentical(
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+                comparing: comparison, once: claim, response: response)
+        }
     }
 }
 
