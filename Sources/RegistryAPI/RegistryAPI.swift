@@ -5,13 +5,15 @@ import Registry
 /// tested without a socket, and served by `HTTPServer` unchanged.
 ///
 /// Check order (spec decision 8): unknown path (404) and wrong method (405) before anything
-/// else, then the token (401), then each handler's own order.
+/// else, then the token (401), then each handler's own order, in which the token's scope and
+/// applications are checked with the application (403 after 404).
 public final class RegistryAPI: Sendable {
     private let store: Storage
     private let router: Router
     private let clock: @Sendable () -> Double
     private let logger: Logger
     private let caches: Caches
+    private let reviews: Reviews
     public let metrics: Metrics
 
     /// - Parameter operationalRoutes: serve `/healthz`, `/readyz` and `/metrics` here; false
@@ -19,40 +21,100 @@ public final class RegistryAPI: Sendable {
     public convenience init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
-        caching: CacheSettings = CacheSettings()
+        caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings()
     ) {
         self.init(
-            store: store, clock: clock, logger: logger, metrics: metrics, caching: caching,
+            store: store, clock: clock, logger: logger, metrics: metrics, caching: caching, reviewing: reviewing,
             routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
     }
 
     private init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
-        caching: CacheSettings, routes: [Route]
+        caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), routes: [Route]
     ) {
         caches = Caches(caching, clock: clock)
+        reviews = Reviews(reviewing)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
-        self.router = Router(routes: routes)
+        self.router = Router(routes: routes.map { $0.with(permission: Self.permissions[$0.key]) })
     }
 
     static let apiRoutes: [Route] = [
         Route("GET", "/api/live_activity_schemas", handler: SchemaHandlers.list),
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
         Route("POST", "/api/live_activity_schemas:validate", handler: FormHandlers.validate),
+        Route("POST", "/api/live_activity_schemas:lookup", handler: LookupHandlers.lookup),
+        Route("GET", "/api/live_activity_types", handler: TypeHandlers.list),
+        // `latest` before `{version}`, which would otherwise take it for a malformed number.
+        Route("GET", "/api/live_activity_schemas/{attributesType}/latest", triesMemoryFirst: true, handler: LatestHandlers.get),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/latest/form", triesMemoryFirst: true, handler: LatestHandlers.form),
+        Route("POST", "/api/live_activity_schemas/{attributesType}/latest:check", handler: PushHandlers.checkLatest),
         Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", triesMemoryFirst: true, handler: SchemaHandlers.get),
         Route("DELETE", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.delete),
         Route(
             "GET", "/api/live_activity_schemas/{attributesType}/{version}/form", triesMemoryFirst: true,
             handler: FormHandlers.form),
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}:diff", handler: DiffHandlers.diff),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", handler: ApplicationHandlers.list),
+        Route("GET", "/api/token", handler: TokenHandlers.show),
+        Route("GET", "/api/audit_events", handler: AuditHandlers.list),
+        Route("GET", "/api/applications/{application}/compatibility_policy", handler: PolicyHandlers.get),
+        Route("PUT", "/api/applications/{application}/compatibility_policy", handler: PolicyHandlers.set),
+        Route("DELETE", "/api/applications/{application}/compatibility_policy", handler: PolicyHandlers.remove),
+        Route("GET", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.get),
+        Route("PUT", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.set),
+        Route("DELETE", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.remove),
         Route("GET", "/panel", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.redirect),
         Route("GET", "/panel/{asset}", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.asset),
     ]
+
+    /// What each route that needs a token needs from it, by `METHOD /template`: the one
+    /// place where a route's scope is decided. A route missing here needs `admin` (and the
+    /// route × scope test fails until it is listed).
+    static let permissions: [String: Permission] = [
+        "GET /api/live_activity_schemas": Permission(.read, "listing versions"),
+        "POST /api/live_activity_schemas": Permission(.publish, "publishing"),
+        "POST /api/live_activity_schemas:validate": Permission(.read, "validating"),
+        "POST /api/live_activity_schemas:lookup": Permission(.read, "looking up a schema by content"),
+        "GET /api/live_activity_types": Permission(.read, "listing types"),
+        "GET /api/live_activity_schemas/{attributesType}/latest": Permission(.read, "reading the latest version"),
+        "GET /api/live_activity_schemas/{attributesType}/latest/form": Permission(.read, "reading the latest form"),
+        "POST /api/live_activity_schemas/{attributesType}/latest:check": Permission(.read, "checking a payload"),
+        "GET /api/live_activity_schemas/{attributesType}/{version}": Permission(.read, "reading a version"),
+        "DELETE /api/live_activity_schemas/{attributesType}/{version}": Permission(.admin, "deleting a version"),
+        "GET /api/live_activity_schemas/{attributesType}/{version}/form": Permission(.read, "reading a form"),
+        "POST /api/live_activity_schemas/{attributesType}/{version}:check": Permission(.read, "checking a payload"),
+        "GET /api/live_activity_schemas/{attributesType}/{version}:diff": Permission(.read, "comparing versions"),
+        "POST /api/live_activities:preview": Permission(.read, "previewing a push"),
+        "GET /api/applications": Permission(.read, "listing applications"),
+        "GET /api/token": Permission(.read, "reading the token"),
+        "GET /api/audit_events": Permission(.admin, "reading the audit trail"),
+        "GET /api/applications/{application}/compatibility_policy": Permission(.read, "reading a compatibility policy"),
+        "PUT /api/applications/{application}/compatibility_policy": Permission(.admin, "setting a compatibility policy"),
+        "DELETE /api/applications/{application}/compatibility_policy": Permission(.admin, "removing a compatibility policy"),
+        "GET /api/live_activity_types/{attributesType}/compatibility_policy": Permission(.read, "reading a compatibility policy"),
+        "PUT /api/live_activity_types/{attributesType}/compatibility_policy": Permission(.admin, "setting a compatibility policy"),
+        "DELETE /api/live_activity_types/{attributesType}/compatibility_policy": Permission(.admin, "removing a compatibility policy"),
+    ]
+
+    /// Fails closed: a route nobody gave a permission needs the highest scope.
+    static let unlistedRoutePermission = Permission(.admin, "this unlisted route")
+
+    /// For each route that needs a token, `METHOD /template` and the scope it needs, for the
+    /// route × scope test.
+    public static var routeScopes: [(route: String, scope: TokenScope)] {
+        apiRoutes.filter(\.requiresToken).map { ($0.key, (permissions[$0.key] ?? unlistedRoutePermission).scope) }
+    }
+
+    /// Routes that need a token but have no entry in `permissions` (they fail closed); must be
+    /// empty.
+    public static var routesWithoutPermission: [String] {
+        apiRoutes.filter { $0.requiresToken && permissions[$0.key] == nil }.map(\.key)
+    }
 
     static func operationalRoutes(_ metrics: Metrics, _ operations: Operations) -> [Route] {
         [
@@ -66,7 +128,7 @@ public final class RegistryAPI: Sendable {
 
     /// The route templates served, as `METHOD /template`, for the OpenAPI consistency test.
     public static var routeTable: [String] {
-        (apiRoutes + operationalRoutes(Metrics(), Operations())).map { "\($0.method) \($0.template.text)" }
+        (apiRoutes + operationalRoutes(Metrics(), Operations())).map(\.key)
     }
 
     /// A handler serving only the probes and metrics, for a separate admin listener.
@@ -103,10 +165,10 @@ public final class RegistryAPI: Sendable {
 
     private func respond(_ request: HTTPRequest, storage: Storage) -> HTTPResponse? {
         let started = WallClock.now()
-        let notes = CallNotes()
+        let requestID = RequestID.accept(request.header("x-request-id"))
+        let notes = CallNotes(requestID: requestID)
         guard let (answered, route) = answer(request, storage: storage, notes: notes) else { return nil }
         var response = answered
-        let requestID = RequestID.accept(request.header("x-request-id"))
         response.headers.append((name: "X-Request-Id", value: requestID))
         response.headers.append(Self.noSniff)
         let seconds = WallClock.now() - started
@@ -177,17 +239,18 @@ public final class RegistryAPI: Sendable {
     private func dispatch(_ request: HTTPRequest, _ match: Router.Match, storage: Storage, notes: CallNotes)
         throws(RegistryError) -> HTTPResponse
     {
-        var accountID: Int64?
+        var token: TokenGrant?
         if match.route.requiresToken {
             let hash = try Authorization.tokenHash(from: request.header("authorization"))
-            guard let id = try storage.accountID(forTokenHash: hash) else {
-                throw .unauthenticated("API token is invalid or revoked")
+            guard let grant = try storage.token(forTokenHash: hash, now: clock()) else {
+                throw .unauthenticated("API token is invalid, revoked or expired")
             }
-            accountID = id
+            token = grant
         }
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-            accountID: accountID, store: storage, clock: clock, notes: notes, metrics: metrics, caches: caches)
+            token: token, permission: match.route.permission, store: storage, clock: clock, notes: notes, metrics: metrics,
+            caches: caches, reviews: reviews)
         return try match.route.handler(call)
     }
 }

@@ -21,7 +21,7 @@ public struct AdminStore: Sendable {
         }
     }
 
-    /// Creates an application and returns its code: `code` when given, else a random
+    /// Creates an application (with its audit event) and returns its code: `code` when given, else a random
     /// `XXXXX-XXXXX` (drawn again on the unlikely collision).
     public func createApplication(accountID: Int64, code: String? = nil, name: String) throws -> String {
         if let code, code.isEmpty { throw RegistryError.invalidArgument("application code must not be empty") }
@@ -41,8 +41,15 @@ public struct AdminStore: Sendable {
                         }
                     }
                 ) { connection in
-                    try connection.execute(Self.insertApplication, [candidate, name, accountID]).rows.first.orThrow()
-                        .string(0)
+                    try connection.transaction {
+                        let row = try connection.execute(Self.insertApplication, [candidate, name, accountID]).rows.first.orThrow()
+                        try AuditLog.record(
+                            AuditRecord(
+                                accountID: accountID, actor: .cli, action: .applicationCreate, applicationID: try row.int64(1),
+                                details: ["name": .string(name)]),
+                            on: connection)
+                        return try row.string(0)
+                    }
                 }
             } catch let error as RegistryError where error.code == .alreadyExists && code == nil && attempts < 5 {
                 continue
@@ -50,47 +57,10 @@ public struct AdminStore: Sendable {
         }
     }
 
-    /// Stores the digest of a new token and returns the token's id (for listing and revoking).
-    public func issueToken(accountID: Int64, tokenHash: [UInt8]) throws -> Int64 {
-        guard tokenHash.count == 32 else {
-            throw RegistryError.invalidArgument("tokenHash must be a 32-byte SHA-256 digest")
-        }
-        return try pool.perform(
-            .never,
-            conflict: { error in
-                switch error.sqlState {
-                case .foreignKeyViolation?: .notFound("account \(accountID) not found")
-                case .uniqueViolation?: .alreadyExists("a token with this hash already exists")
-                default: nil
-                }
-            }
-        ) { connection in
-            try connection.execute(Self.insertToken, [accountID, PGBytea(tokenHash)]).rows.first.orThrow().int64(0)
-        }
-    }
-
-    /// Revokes a token for good. False when there is no such token or it was already revoked.
-    public func revokeToken(id: Int64) throws -> Bool {
-        try pool.perform(.never) { connection in
-            try !connection.execute(Self.revoke, [id]).rows.isEmpty
-        }
-    }
-
     /// Applications ordered by code, of one account or of all.
     public func listApplications(accountID: Int64? = nil) throws -> [Application] {
         try pool.perform(.read) { connection in
             try connection.execute(Self.selectApplications, [accountID]).rows.map { try Application(row: $0) }
-        }
-    }
-
-    /// Token records (never secrets) ordered by id, of one account or of all.
-    public func listTokens(accountID: Int64? = nil) throws -> [TokenRecord] {
-        try pool.perform(.read) { connection in
-            try connection.execute(Self.selectTokens, [accountID]).rows.map { row in
-                TokenRecord(
-                    id: try row.int64(0), accountID: try row.int64(1), created: try row.string(2),
-                    revoked: try row.optionalString(3))
-            }
         }
     }
 
@@ -112,15 +82,7 @@ public struct AdminStore: Sendable {
 
     static let insertApplication = PGStatement(
         "admin_insert_application",
-        "INSERT INTO applications (code, name, account_id) VALUES ($1::text, $2::text, $3::bigint) RETURNING code")
-
-    static let insertToken = PGStatement(
-        "admin_insert_token",
-        "INSERT INTO api_tokens (account_id, token_hash) VALUES ($1::bigint, $2::bytea) RETURNING id")
-
-    static let revoke = PGStatement(
-        "admin_revoke_token",
-        "UPDATE api_tokens SET revoked_at = now() WHERE id = $1::bigint AND revoked_at IS NULL RETURNING id")
+        "INSERT INTO applications (code, name, account_id) VALUES ($1::text, $2::text, $3::bigint) RETURNING code, id")
 
     static let selectApplications = PGStatement(
         "admin_select_applications",
@@ -128,14 +90,6 @@ public struct AdminStore: Sendable {
         SELECT \(SQLText.applicationColumns) FROM applications
         WHERE $1::bigint IS NULL OR account_id = $1::bigint
         ORDER BY code
-        """)
-
-    static let selectTokens = PGStatement(
-        "admin_select_tokens",
-        """
-        SELECT id, account_id, \(SQLText.utc("created")), \(SQLText.utc("revoked_at")) FROM api_tokens
-        WHERE $1::bigint IS NULL OR account_id = $1::bigint
-        ORDER BY id
         """)
 }
 

@@ -21,6 +21,11 @@ extension Int: PGParameter {
     public var pgText: String { String(self) }
 }
 
+/// Finite values only (times as Unix seconds); PostgreSQL reads Swift's shortest form.
+extension Double: PGParameter {
+    public var pgText: String { description }
+}
+
 extension Bool: PGParameter {
     public var pgText: String { self ? "true" : "false" }
 }

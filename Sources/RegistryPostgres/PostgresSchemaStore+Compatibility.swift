@@ -1,24 +1,54 @@
 import Registry
 
-/// The earlier schema texts a new version is compared with: each distinct live text of the
-/// type once, at its oldest live version.
+/// What a new version is compared with, read in the same statement as the publish (or by the
+/// dry run): the type's policy, its newest live version and each distinct live text of the type
+/// once, at its oldest live version, from the floor up, newest first up to a limit.
 extension PostgresSchemaStore {
-    public func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema] {
-        try pool.perform(.read) { connection in
-            try connection.execute(Self.distinctLive, [application.id, attributesType]).rows.map { row in
-                try EarlierSchema(row: row, version: 0, hash: 1, text: 2)
-            }
+    public func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
+        throws -> ComparisonBasis
+    {
+        let bound = version.map(Int64.init) ?? (Int64(Int32.max) + 1)
+        return try pool.perform(.read) { connection in
+            let rows = try connection.execute(
+                Self.readBasis, [application.id, attributesType, bound, Self.clamped(comparison.limit)]).rows
+            return try Self.withTexts(
+                Self.basis(rows, limit: comparison.limit).basis, comparison, application: application,
+                attributesType: attributesType, on: connection)
         }
     }
 
-    static let distinctLive = PGStatement(
-        "distinct_live_schemas",
+    /// At least one text is always compared, at most what fits a 32-bit SQL integer.
+    static func clamped(_ limit: Int) -> Int { min(max(limit, 1), Int(Int32.max) - 1) }
+
+    static let readBasis = PGStatement(
+        "compatibility_basis",
         """
-        WITH RECURSIVE \(distinctHashes)
-        SELECT oldest.version, hashes.schema_sha256, oldest.json_schema
-        FROM distinct_hashes AS hashes CROSS JOIN LATERAL (\(oldestLive(below: nil))) AS oldest
-        ORDER BY oldest.version
+        WITH RECURSIVE \(effectivePolicy), \(distinctHashes), \(basisSources(below: "$3::bigint", limit: "$4::integer", excluding: "NULL::bytea"))
+        SELECT 'policy', NULL::integer, NULL::text, NULL::bytea, NULL::text, \(policyColumns) FROM policy
+        UNION ALL
+        \(basisRows)
         """)
+
+    /// The CTE `policy (mode, enforce, floor, source, updated)` of type ($1, $2): the type's own
+    /// row, else the application's (`attributes_type` ''), else the built-in default. With $2 ''
+    /// it is the application's policy.
+    static let effectivePolicy = """
+        policy (mode, enforce, floor, source, updated) AS (
+            SELECT mode, enforce, floor, source, updated FROM (
+                SELECT mode, enforce, oldest_supported_version AS floor,
+                       CASE WHEN attributes_type = '' THEN 'application' ELSE 'type' END AS source,
+                       \(SQLText.utc("updated")) AS updated,
+                       CASE WHEN attributes_type = '' THEN 1 ELSE 0 END AS rank
+                FROM compatibility_policies
+                WHERE application_id = $1::bigint AND attributes_type IN ($2::text, '')
+                UNION ALL
+                SELECT 'backward_transitive', 'warn', 1, 'default', NULL, 2
+            ) AS candidates
+            ORDER BY rank LIMIT 1
+        )
+        """
+
+    static let policyColumns = "policy.mode, policy.enforce, policy.floor, policy.source, policy.updated"
 
     /// The CTE `distinct_hashes`: every distinct `schema_sha256` among the live versions of
     /// type ($1, $2), by a loose index scan of `schema_versions_live_content` (migration 0002):
@@ -41,55 +71,176 @@ extension PostgresSchemaStore {
         )
         """
 
-    /// A LATERAL subquery: the oldest live version (and its text) of the hash in
-    /// `hashes.schema_sha256`, one index descent; with `bound`, only versions below it.
-    static func oldestLive(below bound: String?) -> String {
+    /// The CTEs `newest` (the newest live version below `bound`, unless the mode is `none`) and
+    /// `compared` (under `backward_transitive` only: each distinct hash but `excluded` at its
+    /// oldest live version from the floor up and below `bound`, newest first, one more than
+    /// `limit` so the caller knows when it stopped). Needs `policy` and `distinct_hashes`; only
+    /// versions and hashes are chosen here, the texts the caller needs are read by `withTexts`.
+    static func basisSources(below bound: String, limit: String, excluding excluded: String) -> String {
         """
-        SELECT version, json_schema FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-          AND schema_sha256 = hashes.schema_sha256\(bound.map { " AND version < \($0)" } ?? "")
-        ORDER BY version LIMIT 1
+        newest AS (
+            SELECT version, schema_sha256 FROM schema_versions
+            WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
+              AND version < \(bound) AND (SELECT mode FROM policy) <> 'none'
+            ORDER BY version DESC LIMIT 1
+        ), compared AS (
+            SELECT oldest.version, hashes.schema_sha256
+            FROM distinct_hashes AS hashes CROSS JOIN LATERAL (
+                SELECT version FROM schema_versions
+                WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
+                  AND schema_sha256 = hashes.schema_sha256
+                  AND version >= (SELECT floor FROM policy) AND version < \(bound)
+                ORDER BY version LIMIT 1) AS oldest
+            WHERE (SELECT mode FROM policy) = 'backward_transitive'
+              AND hashes.schema_sha256 IS DISTINCT FROM \(excluded)
+            ORDER BY oldest.version DESC
+            LIMIT \(limit) + 1
+        )
         """
     }
 
-    /// The result of both publish statements, which insert through a CTE `inserted` returning
-    /// `version, created, schema_sha256`: first the new version (the only row with `created`),
-    /// then each distinct earlier live text other than the new one. The reads run in the
-    /// statement's snapshot, which never includes the row the statement inserts.
-    static let publishedAndEarlier = """
-        SELECT version, \(SQLText.utc("created")), NULL::bytea, NULL::text FROM inserted
+    /// After the first row (kind 'policy'), one row 'newest' and the rows 'earlier', in the
+    /// columns kind, version, created, hash, (no text), then the policy's five.
+    static let basisRows = """
+        SELECT 'newest', version, NULL, schema_sha256, NULL, NULL, NULL, NULL, NULL, NULL FROM newest
         UNION ALL
-        SELECT oldest.version, NULL, hashes.schema_sha256, oldest.json_schema
-        FROM distinct_hashes AS hashes
-            CROSS JOIN LATERAL (\(oldestLive(below: "(SELECT version FROM inserted)"))) AS oldest
-        WHERE hashes.schema_sha256 <> (SELECT schema_sha256 FROM inserted)
+        SELECT 'earlier', version, NULL, schema_sha256, NULL, NULL, NULL, NULL, NULL, NULL FROM compared
         """
 
-    /// Reads the rows of `publishedAndEarlier`; no new version means the counter is at the
-    /// ceiling (only next-free can return none).
-    static func publication(_ rows: [PGRow], application: Application, attributesType: String, jsonSchema: String) throws
-        -> Publication
-    {
-        var schema: SchemaVersion?
-        var earlier: [EarlierSchema] = []
-        for row in rows {
-            if let created = try row.optionalString(1) {
-                schema = SchemaVersion(
-                    applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
-                    jsonSchema: jsonSchema, created: created)
-            } else {
-                earlier.append(try EarlierSchema(row: row, version: 0, hash: 2, text: 3))
+    /// The basis with the texts `comparison` needs, read on `connection` (in the caller's
+    /// transaction, or just after the publish committed: a version deleted meanwhile then has
+    /// no text and is left to the caller to skip, as it is no longer live).
+    static func withTexts(
+        _ basis: ComparisonBasis, _ comparison: Comparison, application: Application, attributesType: String,
+        on connection: PGConnection
+    ) throws -> ComparisonBasis {
+        let all = basis.earlier + (basis.newest.map { [$0] } ?? [])
+        let wanted = Set(all.filter { comparison.needsText($0.contentHash) }.map(\.version))
+        var texts: [Int32: String] = [:]
+        if !wanted.isEmpty {
+            let versions = "{" + wanted.sorted().map(String.init).joined(separator: ",") + "}"
+            for row in try connection.execute(textsOfVersions, [application.id, attributesType, versions]).rows {
+                texts[try row.int32(0)] = try row.string(1)
             }
         }
-        guard let schema else {
+        let filled = { (schema: EarlierSchema) in
+            EarlierSchema(version: schema.version, contentHash: schema.contentHash, jsonSchema: texts[schema.version])
+        }
+        return ComparisonBasis(
+            policy: basis.policy, newest: basis.newest.map(filled), earlier: basis.earlier.map(filled),
+            limitReached: basis.limitReached)
+    }
+
+    static let textsOfVersions = PGStatement(
+        "compatibility_texts",
+        """
+        SELECT version, json_schema FROM schema_versions
+        WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = ANY($3::integer[])
+          AND deleted_at IS NULL
+        """)
+
+    /// Reads the rows of a publish or of `readBasis`: the published version (when the first
+    /// row has one) and the basis, at most `limit` earlier texts (the newest ones).
+    static func basis(_ rows: [PGRow], limit: Int) throws -> (published: (version: Int32, created: String)?, basis: ComparisonBasis) {
+        var policy: EffectivePolicy?
+        var published: (Int32, String)?
+        var newest: EarlierSchema?
+        var earlier: [EarlierSchema] = []
+        for row in rows {
+            switch try row.string(0) {
+            case "policy":
+                policy = try effectivePolicy(row, from: 5)
+                if let created = try row.optionalString(2) { published = (try row.int32(1), created) }
+            case "newest":
+                newest = EarlierSchema(version: try row.int32(1), contentHash: try row.bytea(3), jsonSchema: nil)
+            default:
+                earlier.append(EarlierSchema(version: try row.int32(1), contentHash: try row.bytea(3), jsonSchema: nil))
+            }
+        }
+        guard let policy else { throw RegistryError.internal("the compatibility policy was not read") }
+        earlier.sort { $0.version > $1.version }
+        let limitReached = earlier.count > clamped(limit)
+        if limitReached { earlier.removeLast(earlier.count - clamped(limit)) }
+        return (published, ComparisonBasis(policy: policy, newest: newest, earlier: earlier.reversed(), limitReached: limitReached))
+    }
+
+    /// The five policy columns starting at `column`: mode, enforce, floor, source, updated.
+    static func effectivePolicy(_ row: PGRow, from column: Int) throws -> EffectivePolicy {
+        guard let mode = CompatibilityPolicy.Mode(rawValue: try row.string(column)),
+            let enforce = CompatibilityPolicy.Enforcement(rawValue: try row.string(column + 1)),
+            let source = EffectivePolicy.Source(rawValue: try row.string(column + 3))
+        else { throw RegistryError.internal("unknown compatibility policy value in the database") }
+        return EffectivePolicy(
+            policy: CompatibilityPolicy(mode: mode, enforce: enforce, oldestSupportedVersion: try row.int32(column + 2)),
+            source: source, updated: try row.optionalString(column + 4))
+    }
+
+    /// Runs a publish statement on `connection` and reads its result (`publishedAndEarlier`),
+    /// then the texts `comparison` needs. Nil when nothing was inserted because the policy
+    /// rejects incompatible versions and `force` was not given; no version otherwise means the
+    /// counter is at the ceiling (only next-free can return none).
+    static func publication(
+        _ statement: (PGStatement, [(any PGParameter)?]), on connection: PGConnection, application: Application,
+        attributesType: String, jsonSchema: String, createdBy: String?, comparing comparison: Comparison, force: Bool
+    ) throws -> Publication? {
+        let rows = try connection.execute(statement.0, statement.1).rows
+        let (published, read) = try basis(rows, limit: comparison.limit)
+        guard let published else {
+            if !force && read.policy.policy.needsReview { return nil }
             throw RegistryError.invalidArgument("no version is free for attributesType \"\(attributesType)\"")
         }
-        return Publication(schema: schema, earlier: earlier.sorted { $0.version < $1.version })
+        let schema = SchemaVersion(
+            applicationCode: application.code, attributesType: attributesType, version: published.version,
+            jsonSchema: jsonSchema, created: published.created, createdBy: createdBy)
+        let basis = try withTexts(read, comparison, application: application, attributesType: attributesType, on: connection)
+        return Publication(schema: schema, basis: basis)
     }
-}
 
-extension EarlierSchema {
-    init(row: PGRow, version: Int, hash: Int, text: Int) throws(PGError) {
-        self.init(version: try row.int32(version), contentHash: try row.bytea(hash), jsonSchema: try row.string(text))
+    /// The final SELECT of both publish statements, which insert through a CTE `inserted`
+    /// returning `version, created, schema_sha256`: the policy row (with the new version when
+    /// one was inserted), then the basis. The reads run in the statement's snapshot, which
+    /// never includes the row the statement inserts.
+    static let publishedAndEarlier = """
+        SELECT 'policy', inserted.version, \(SQLText.utc("inserted.created")), NULL::bytea, NULL::text, \(policyColumns)
+        FROM policy LEFT JOIN inserted ON true
+        UNION ALL
+        \(basisRows)
+        """
+
+    /// The publish inside the caller's transaction, which commits only after the review. A
+    /// publish the review may refuse (`mayBeRefused`, or a policy that rejects: the first
+    /// statement then inserts nothing) takes the type's review lock and publishes after it.
+    static func reviewedPublication(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, on connection: PGConnection
+    ) throws -> Publication {
+        for force in comparison.mayBeRefused ? [true] : [false, true] {
+            if force { _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType]) }
+            let statement = try publishStatement(
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+                force: force, limit: comparison.limit)
+            if let publication = try publication(
+                statement, on: connection, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
+                createdBy: actor.createdBy, comparing: comparison, force: force)
+            {
+                return publication
+            }
+        }
+        throw RegistryError.internal("a forced publish inserted nothing")
+    }
+
+    /// Taken by a reviewed publish before its publish statement, so that statement's snapshot
+    /// (READ COMMITTED: taken when it starts) already holds every version committed by an
+    /// earlier reviewed publish of the type: two concurrent publishes under a rejecting policy
+    /// are reviewed one after the other, the second against the first. A transaction-level
+    /// advisory lock, because a type's first version has no counter row to lock yet; plain
+    /// publishes never take it, so no lock-order cycle can arise.
+    static let serializeReviewedPublishes = PGStatement(
+        "compatibility_serialize_reviews", "SELECT pg_advisory_xact_lock(hashtextextended($2::text, $1::bigint))")
+
+    /// The condition under which a publish statement inserts: `force` (the caller reviews
+    /// before committing) or a policy that never refuses.
+    static func mayInsert(force: String) -> String {
+        "(\(force) OR policy.enforce = 'warn' OR policy.mode = 'none')"
     }
 }

@@ -1,8 +1,8 @@
 import Registry
 
-/// The registry's storage on PostgreSQL. Every operation is one prepared statement, so each is
-/// atomic on its own and correctness under concurrent replicas comes from the database's locks,
-/// not from this process.
+/// The registry's storage on PostgreSQL. Every read is one prepared statement; every change is
+/// one transaction that also writes its audit event. Correctness under concurrent replicas
+/// comes from the database's locks, not from this process.
 public struct PostgresSchemaStore: SchemaStore {
     /// Exposed so the service can report pool stats and share it with admin and migrations.
     public let pool: ConnectionPool
@@ -11,12 +11,6 @@ public struct PostgresSchemaStore: SchemaStore {
     /// database is still coming up.
     public init(pool: ConnectionPool) {
         self.pool = pool
-    }
-
-    public func accountID(forTokenHash hash: [UInt8]) throws -> Int64? {
-        try pool.perform(.read) { connection in
-            try connection.execute(Self.tokenAccount, [PGBytea(hash)]).rows.first?.int64(0)
-        }
     }
 
     public func application(code: String) throws -> Application? {
@@ -31,30 +25,29 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    /// One statement in its own transaction: one round trip and one commit per publish.
-    public func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws -> Publication
-    {
-        let (statement, parameters) = try Self.publishStatement(
-            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
-        return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
-            connection in
-            try Self.publication(
-                connection.execute(statement, parameters).rows, application: application,
-                attributesType: attributesType, jsonSchema: jsonSchema)
-        }
-    }
-
-    /// The statement and parameters for a next-free or explicit publish.
-    static func publishStatement(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws(RegistryError) -> (PGStatement, [(any PGParameter)?])
-    {
+    /// The statement and parameters for a next-free or explicit publish: the publisher
+    /// (`created_by_token_id`, `created_by`) after the text, then `force` (insert whatever the
+    /// policy, for a caller that reviews before committing), the limit of earlier texts and
+    /// the content identity (`CanonicalJSON.contentHash`).
+    static func publishStatement(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        force: Bool, limit: Int
+    ) throws(RegistryError) -> (PGStatement, [(any PGParameter)?]) {
+        // The content identity is computed here rather than by the insert trigger: a byte scan
+        // is much cheaper than the database's regular expression.
+        let contentHash = PGBytea(CanonicalJSON.contentHash(jsonSchema))
         switch version {
         case .nextFree:
-            return (publishNextFree, [application.id, attributesType, jsonSchema])
+            return (
+                publishNextFree,
+                [application.id, attributesType, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
+            )
         case .explicit(let number):
             guard number >= 1 else { throw .invalidArgument("version must be between 1 and 2147483647") }
-            return (publishExplicit, [application.id, attributesType, number, jsonSchema])
+            return (
+                publishExplicit,
+                [application.id, attributesType, number, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
+            )
         }
     }
 
@@ -72,7 +65,8 @@ public struct PostgresSchemaStore: SchemaStore {
             try connection.execute(Self.getVersion, [application.id, attributesType, version]).rows.first.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: attributesType, version: version,
-                    jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2))
+                    jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2),
+                    createdBy: try row.optionalString(3))
             }
         }
     }
@@ -101,22 +95,28 @@ public struct PostgresSchemaStore: SchemaStore {
             try connection.execute(statement, parameters).rows.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: try row.string(0), version: try row.int32(1),
-                    jsonSchema: try row.string(2), created: try row.string(3))
+                    jsonSchema: try row.string(2), created: try row.string(3), createdBy: try row.optionalString(4))
             }
         }
     }
 
-    public func delete(application: Application, attributesType: String, version: Int32) throws -> Bool {
+    public func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
         try pool.perform(.write) { connection in
-            try !connection.execute(Self.deleteVersion, [application.id, attributesType, version]).rows.isEmpty
+            try connection.transaction {
+                guard try !connection.execute(Self.deleteVersion, [application.id, attributesType, version]).rows.isEmpty else {
+                    return false
+                }
+                try AuditLog.record(
+                    AuditRecord(
+                        accountID: application.accountID, actor: actor, action: .delete, applicationID: application.id,
+                        attributesType: attributesType, version: version),
+                    on: connection)
+                return true
+            }
         }
     }
 
     // MARK: - SQL
-
-    static let tokenAccount = PGStatement(
-        "store_token_account",
-        "SELECT account_id FROM api_tokens WHERE token_hash = $1::bytea AND revoked_at IS NULL")
 
     static let applicationByCode = PGStatement(
         "store_application_by_code",
@@ -130,55 +130,62 @@ public struct PostgresSchemaStore: SchemaStore {
     /// (a row lock exists even for a type's very first version, unlike SELECT … FOR UPDATE) and
     /// returns the number to use; at the ceiling its WHERE fails, no row comes back, nothing is
     /// inserted. Deleted versions keep their numbers because the counter never goes down. The
-    /// same statement reads the earlier texts to compare with (`publishedAndEarlier`).
+    /// same statement reads the policy (inserting only when it cannot refuse, or when $6 forces
+    /// it) and what to compare with (`publishedAndEarlier`, at most $7 earlier texts); $8 is
+    /// the content identity.
     static let publishNextFree = PGStatement(
         "store_publish_next_free",
         """
-        WITH RECURSIVE counter AS (
+        WITH RECURSIVE \(effectivePolicy), counter AS (
             INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-            VALUES ($1::bigint, $2::text, 1)
+            SELECT $1::bigint, $2::text, 1 FROM policy WHERE \(mayInsert(force: "$6::boolean"))
             ON CONFLICT (application_id, attributes_type)
             DO UPDATE SET last_version = c.last_version + 1
             WHERE c.last_version < 2147483647
             RETURNING last_version
         ), inserted AS (
-            INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
-            SELECT $1::bigint, $2::text, last_version, $3::text FROM counter
+            INSERT INTO schema_versions (
+                application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256)
+            SELECT $1::bigint, $2::text, last_version, $3::text, $4::bigint, $5::text, $8::bytea FROM counter
             RETURNING version, created, schema_sha256
-        ), \(distinctHashes)
+        ), \(distinctHashes), \(basisSources(
+            below: "(SELECT version FROM inserted)", limit: "$7::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))
         \(publishedAndEarlier)
         """)
 
     /// Explicit version: locks the same high-water row first (raising it when this version is
     /// above it), then inserts, so explicit and next-free publishes take locks in the same order
-    /// and cannot deadlock. An existing row, live or deleted, fails with 23505 → 409.
+    /// and cannot deadlock. An existing row, live or deleted, fails with 23505 → 409. $7 and $8
+    /// are the force flag and the limit, as $6 and $7 of next-free; $9 the content identity.
     static let publishExplicit = PGStatement(
         "store_publish_explicit",
         """
-        WITH RECURSIVE counter AS (
+        WITH RECURSIVE \(effectivePolicy), counter AS (
             INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-            VALUES ($1::bigint, $2::text, $3::integer)
+            SELECT $1::bigint, $2::text, $3::integer FROM policy WHERE \(mayInsert(force: "$7::boolean"))
             ON CONFLICT (application_id, attributes_type)
             DO UPDATE SET last_version = GREATEST(c.last_version, EXCLUDED.last_version)
             RETURNING last_version
         ), inserted AS (
-            INSERT INTO schema_versions (application_id, attributes_type, version, json_schema)
-            SELECT $1::bigint, $2::text, $3::integer, $4::text FROM counter
+            INSERT INTO schema_versions (
+                application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256)
+            SELECT $1::bigint, $2::text, $3::integer, $4::text, $5::bigint, $6::text, $9::bytea FROM counter
             RETURNING version, created, schema_sha256
-        ), \(distinctHashes)
+        ), \(distinctHashes), \(basisSources(
+            below: "(SELECT version FROM inserted)", limit: "$8::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))
         \(publishedAndEarlier)
         """)
 
     static let getVersion = PGStatement(
         "store_get_version",
         """
-        SELECT json_schema, \(SQLText.utc("created")), schema_sha256
+        SELECT json_schema, \(SQLText.utc("created")), schema_sha256, created_by
         FROM schema_versions
         WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = $3::integer
           AND deleted_at IS NULL
         """)
 
-    private static let listColumns = "attributes_type, version, json_schema, \(SQLText.utc("created"))"
+    private static let listColumns = "attributes_type, version, json_schema, \(SQLText.utc("created")), created_by"
 
     // List order is attributes_type ascending in byte order (the column is COLLATE "C"), then
     // version descending: the order of the partial index schema_versions_live_list. A NULL

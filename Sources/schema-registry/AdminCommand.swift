@@ -8,7 +8,11 @@ enum AdminCommand {
         "create-account": CommandSyntax(command: "admin create-account", positionals: ["NAME"]),
         "create-application": CommandSyntax(
             command: "admin create-application", options: [.value("account"), .value("code"), .value("name")]),
-        "issue-token": CommandSyntax(command: "admin issue-token", options: [.value("account")]),
+        "issue-token": CommandSyntax(
+            command: "admin issue-token",
+            options: [.value("account"), .value("scope"), .repeatable("application"), .value("name"), .value("expires-in")]),
+        "set-token-expiry": CommandSyntax(command: "admin set-token-expiry", positionals: ["TOKEN_ID"], options: [.value("expires-in")]),
+        "audit": CommandSyntax(command: "admin audit", options: [.value("account"), .value("since")]),
         "revoke-token": CommandSyntax(command: "admin revoke-token", positionals: ["TOKEN_ID"]),
         "list-applications": CommandSyntax(command: "admin list-applications", options: [.value("account")]),
         "list-tokens": CommandSyntax(command: "admin list-tokens", options: [.value("account")]),
@@ -29,10 +33,11 @@ enum AdminCommand {
             let account = try arguments.requiredIntegerOption("account")
             print(try admin.createApplication(accountID: account, code: arguments.option("code"), name: arguments.option("name") ?? ""))
         case "issue-token":
-            let account = try arguments.requiredIntegerOption("account")
-            let token = APIToken.generate()
-            _ = try admin.issueToken(accountID: account, tokenHash: token.hash)
-            print(token.secret)
+            try issueToken(arguments, admin: admin)
+        case "set-token-expiry":
+            try setTokenExpiry(arguments, admin: admin)
+        case "audit":
+            try printAudit(arguments, store: PostgresSchemaStore(pool: pool))
         case "revoke-token":
             guard let id = Int64(arguments.positional[0]) else { throw UsageError("TOKEN_ID must be an integer") }
             guard try admin.revokeToken(id: id) else { Console.fail("no live token with id \(id)", status: 1) }
@@ -43,7 +48,7 @@ enum AdminCommand {
             }
         case "list-tokens":
             for token in try admin.listTokens(accountID: arguments.integerOption("account")) {
-                print([String(token.id), String(token.accountID), token.created, token.revoked ?? "-"].joined(separator: "\t"))
+                print(tokenLine(token))
             }
         default:
             preconditionFailure("every action in `actions` is handled above")

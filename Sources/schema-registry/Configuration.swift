@@ -1,3 +1,4 @@
+import Foundation
 import RegistryAPI
 import RegistryPostgres
 
@@ -27,6 +28,12 @@ struct Configuration: Sendable {
     var shutdownGraceSeconds: Int
     var cacheBytes: Int
     var authCacheSeconds: Int
+    /// nil: audit events are kept for ever.
+    var auditRetentionDays: Int?
+    /// Distinct earlier texts one publish or dry run compares, newest first.
+    var compatibilityMaxVersions: Int
+    /// CPU-heavy requests (publish, dry run, uncached forms of large schemas) run at once.
+    var maxHeavyRequests: Int
 
     /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
     static let variables: [(name: String, meaning: String)] = [
@@ -50,6 +57,9 @@ struct Configuration: Sendable {
         ("REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM (default 10)"),
         ("REGISTRY_CACHE_BYTES", "memory for published versions and forms; 0 disables the cache (default 67108864)"),
         ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
+        ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
+        ("REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first (default 100)"),
+        ("REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs and uncached large forms running at once (default: one per core)"),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -83,7 +93,13 @@ struct Configuration: Sendable {
             },
             shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600),
             cacheBytes: try reader.integer("REGISTRY_CACHE_BYTES", default: 64 << 20, range: 0...(64 << 30)),
-            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10)
+            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10),
+            auditRetentionDays: try reader.optional("REGISTRY_AUDIT_RETENTION_DAYS").map { _ throws(ConfigurationError) in
+                try reader.integer("REGISTRY_AUDIT_RETENTION_DAYS", default: 0, range: 1...36_500)
+            },
+            compatibilityMaxVersions: try reader.integer("REGISTRY_COMPATIBILITY_MAX_VERSIONS", default: 100, range: 1...10_000),
+            maxHeavyRequests: try reader.integer(
+                "REGISTRY_MAX_HEAVY_REQUESTS", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         )
     }
 
@@ -105,6 +121,9 @@ struct Configuration: Sendable {
             ("shutdown_grace_seconds", String(shutdownGraceSeconds)),
             ("cache_bytes", String(cacheBytes)),
             ("auth_cache_seconds", String(authCacheSeconds)),
+            ("audit_retention_days", auditRetentionDays.map(String.init) ?? "for ever"),
+            ("compatibility_max_versions", String(compatibilityMaxVersions)),
+            ("max_heavy_requests", String(maxHeavyRequests)),
         ]
     }
 }

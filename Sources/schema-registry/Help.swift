@@ -6,10 +6,18 @@ enum Help {
         ("migrate", "apply pending migrations in order, under an advisory lock"),
         ("admin create-account NAME", "create an account; prints its id"),
         ("admin create-application --account ID [--code XXXXX-XXXXX] [--name N]", "create an application; prints its code"),
-        ("admin issue-token --account ID", "issue an API token; prints the secret once"),
+        (
+            "admin issue-token --account ID [--scope read|publish|admin] [--application CODE]… [--name TEXT] [--expires-in 90d]",
+            "issue an API token (scope admin unless given); prints the secret once"
+        ),
+        ("admin set-token-expiry TOKEN_ID --expires-in 30d|never", "change when a token expires"),
         ("admin revoke-token TOKEN_ID", "revoke a token"),
         ("admin list-applications [--account ID]", "list applications (code, account, name, created)"),
-        ("admin list-tokens [--account ID]", "list tokens (id, account, created, revoked; never secrets)"),
+        (
+            "admin list-tokens [--account ID]",
+            "list tokens (id, account, scope, applications, name, created, expires, last used, revoked; never secrets)"
+        ),
+        ("admin audit [--account ID] [--since TIME]", "print audit events oldest first, one JSON object per line"),
         ("schema-from-swift FILE.swift --type NAME", "print the jsonSchema of an ActivityAttributes type"),
         ("version", "print the version and git commit"),
         ("help", "print this text"),

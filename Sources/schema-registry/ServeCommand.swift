@@ -28,12 +28,19 @@ enum ServeCommand {
             gauges: { gauges(pool: pool, api: apiForGauges.withLock { $0 }) })
         let store = PostgresSchemaStore(pool: pool)
         let janitor = purgeExpiredKeysPeriodically(store: store, logger: logger)
+        let auditPruner = configuration.auditRetentionDays.map { days in
+            pruneAuditEventsPeriodically(olderThanDays: days, pool: pool, logger: logger)
+        }
         let api = RegistryAPI(
             store: store, logger: logger, metrics: metrics, operations: operations,
             operationalRoutes: configuration.adminListen == nil,
             caching: CacheSettings(
                 responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds),
-                entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)"))
+                entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)"),
+            reviewing: ReviewSettings(
+                maxComparedVersions: configuration.compatibilityMaxVersions,
+                concurrentHeavyRequests: configuration.maxHeavyRequests,
+                waitingHeavyRequests: max(1, configuration.httpWorkers / 2 - configuration.maxHeavyRequests)))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],
@@ -74,6 +81,7 @@ enum ServeCommand {
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
         listener.stop()
         janitor.cancel()
+        auditPruner?.cancel()
         pool.close()
         logger.log(.info, "stopped")
         exit(0)
@@ -133,6 +141,26 @@ enum ServeCommand {
                 logger.log(.debug, "purged expired idempotency keys", ["count": .number(String(purged))])
             } catch {
                 logger.log(.warning, "could not purge expired idempotency keys")
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// With a retention set, every replica deletes audit events past it once an hour (and a
+    /// few seconds after start), in small batches that never hold a long lock; replicas need
+    /// no coordination because each batch deletes what is there.
+    private static func pruneAuditEventsPeriodically(olderThanDays days: Int, pool: ConnectionPool, logger: Logger)
+        -> DispatchSourceTimer
+    {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
+        timer.schedule(deadline: .now() + 5, repeating: 3600)
+        timer.setEventHandler {
+            do {
+                let pruned = try AuditLog.prune(olderThanDays: days, pool: pool)
+                logger.log(pruned > 0 ? .info : .debug, "pruned audit events", ["count": .number(String(pruned)), "older_than_days": .number(String(days))])
+            } catch {
+                logger.log(.warning, "could not prune audit events")
             }
         }
         timer.resume()

@@ -95,12 +95,16 @@ private func exerciseSchema(_ document: SchemaDocument, earlier: SchemaDocument?
     _ = PayloadSizeEstimator.maxAttributesBytes(of: document)
     _ = PayloadSizeEstimator.worstCaseStartPayloadBytes(of: document, attributesType: "FuzzAttributes")
 
-    let itself = Compatibility.report(for: document, against: [(version: 1, document: document)])
-    if !itself.isCompatible {
-        violated("a schema is not compatible with itself", JSONWriter.string(itself.jsonValue))
+    let itself = Compatibility.problems(from: document, oldVersion: 1, to: document)
+    if !itself.isEmpty {
+        violated("a schema is not compatible with itself", itself.map(\.message).joined(separator: "; "))
     }
     if let earlier {
-        let report = Compatibility.report(for: document, against: [(version: 1, document: earlier), (version: 2, document: document)])
+        let outline = CompatibilityOutline(document: document)
+        let report = Compatibility.review(
+            outline, contentHash: [0], policy: .builtIn,
+            newest: ComparedVersion(version: 2, contentHash: [2], outline: CompatibilityOutline(document: earlier)),
+            earlier: [ComparedVersion(version: 1, contentHash: [1], outline: outline)], limitReached: false)
         _ = JSONWriter.string(report.jsonValue)
         _ = Compatibility.problems(from: document, oldVersion: 1, to: earlier)
     }

@@ -218,7 +218,7 @@ import TestSupport
     @Test func responsesUseSnakeCaseAndUpdatedEqualsCreated() throws {
         let response = try tenant.publish("Names", Self.flight)
         let schema = try #require(try response.json()["schema"]?.objectValue)
-        #expect(schema.keys.sorted() == ["application", "attributes_type", "created", "json_schema", "updated", "version"])
+        #expect(schema.keys.sorted() == ["application", "attributes_type", "created", "created_by", "json_schema", "updated", "version"])
         #expect(schema["updated"] == schema["created"])
         let created = try #require(schema["created"]?.stringValue)
         #expect(created.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/) != nil)
@@ -330,12 +330,12 @@ import TestSupport
 
 /// Checks an error response: status, gRPC code, the gateway body shape, and optionally that
 /// the message names something.
-func expectError(_ response: RawHTTPResponse, status: Int, code: Int, mentioning text: String? = nil,
+func expectError(_ response: RawHTTPResponse, status: Int, code: Int, mentioning text: String? = nil, details: Int = 0,
                  sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(response.status == status, "body: \(response.bodyText)", sourceLocation: sourceLocation)
     let body = try response.json()
     #expect(body["code"] == .number(String(code)), sourceLocation: sourceLocation)
-    #expect(body["details"] == [], sourceLocation: sourceLocation)
+    #expect(body["details"]?.arrayValue?.count == details, sourceLocation: sourceLocation)
     if let text {
         #expect(body["message"]?.stringValue?.contains(text) == true, "message: \(body["message"] ?? nil)", sourceLocation: sourceLocation)
     }

@@ -12,13 +12,13 @@ import TestSupport
         let revoked = hash(2)
         _ = try f.admin.issueToken(accountID: f.accountID, tokenHash: live)
         let revokedID = try f.admin.issueToken(accountID: f.accountID, tokenHash: revoked)
-        #expect(try f.store.accountID(forTokenHash: live) == f.accountID)
-        #expect(try f.store.accountID(forTokenHash: revoked) == f.accountID)
+        #expect(try f.store.token(forTokenHash: live)?.accountID == f.accountID)
+        #expect(try f.store.token(forTokenHash: revoked)?.accountID == f.accountID)
 
         #expect(try f.admin.revokeToken(id: revokedID))
-        #expect(try f.store.accountID(forTokenHash: revoked) == nil)
-        #expect(try f.store.accountID(forTokenHash: live) == f.accountID)
-        #expect(try f.store.accountID(forTokenHash: hash(3)) == nil)
+        #expect(try f.store.token(forTokenHash: revoked) == nil)
+        #expect(try f.store.token(forTokenHash: live)?.accountID == f.accountID)
+        #expect(try f.store.token(forTokenHash: hash(3)) == nil)
         #expect(try !f.admin.revokeToken(id: revokedID))
         #expect(try !f.admin.revokeToken(id: 999_999))
 

@@ -87,7 +87,7 @@ import TestSupport
         let store = PostgresSchemaStore(pool: pool)
         let clock = ContinuousClock()
         let started = clock.now
-        #expect(throws: RegistryError.unavailable("database unavailable")) { try store.accountID(forTokenHash: [1]) }
+        #expect(throws: RegistryError.unavailable("database unavailable")) { try store.token(forTokenHash: [1]) }
         #expect(clock.now - started < .seconds(5))
         #expect(pool.lastFailure?.kind == .connectionFailed)
         #expect(pool.stats.open == 0 && pool.stats.inUse == 0)

@@ -33,7 +33,7 @@ import TestSupport
     }
 
     func earlier(_ publication: Publication) -> [Int32: String] {
-        Dictionary(uniqueKeysWithValues: publication.earlier.map { ($0.version, $0.jsonSchema) })
+        Dictionary(uniqueKeysWithValues: publication.earlier.map { ($0.version, $0.jsonSchema ?? "(not read)") })
     }
 
     @Test func thousandsOfIdenticalVersionsPlusAFewDistinctOnesAreEachReturnedOnce() throws {
@@ -42,11 +42,11 @@ import TestSupport
         try bulk(f, "Busy", 5_000, Self.b)
         try f.publish("Busy", .nextFree, Self.a)
         try bulk(f, "Busy", 3_000, Self.a)
-        let publication = try f.store.publish(application: f.application, attributesType: "Busy", version: .nextFree, jsonSchema: Self.c)
+        let publication = try f.publication("Busy", .nextFree, Self.c)
         #expect(publication.schema.version == 8_003)
         #expect(publication.earlier.map(\.version) == [1, 2])
         #expect(earlier(publication) == [1: Self.a, 2: Self.b])
-        let read = try f.store.distinctLiveSchemas(application: f.application, attributesType: "Busy")
+        let read = try f.basis("Busy").earlier
         #expect(read.map(\.version) == [1, 2, 8_003])
     }
 
@@ -54,13 +54,13 @@ import TestSupport
         let f = try Fixture()
         try f.publish("Same", .nextFree, Self.a)
         try f.publish("Same", .nextFree, Self.b)
-        let publication = try f.store.publish(application: f.application, attributesType: "Same", version: .nextFree, jsonSchema: Self.a)
+        let publication = try f.publication("Same", .nextFree, Self.a)
         #expect(earlier(publication) == [2: Self.b])
     }
 
     @Test func firstVersionHasNothingEarlier() throws {
         let f = try Fixture()
-        let publication = try f.store.publish(application: f.application, attributesType: "New", version: .nextFree, jsonSchema: Self.a)
+        let publication = try f.publication("New", .nextFree, Self.a)
         #expect(publication.schema.version == 1)
         #expect(publication.earlier.isEmpty)
     }
@@ -70,11 +70,11 @@ import TestSupport
         try f.publish("Gone", .nextFree, Self.a)
         try f.publish("Gone", .nextFree, Self.b)
         try f.publish("Gone", .nextFree, Self.a)
-        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 1))
-        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 2))
-        let publication = try f.store.publish(application: f.application, attributesType: "Gone", version: .nextFree, jsonSchema: Self.c)
+        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 1, by: .cli))
+        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 2, by: .cli))
+        let publication = try f.publication("Gone", .nextFree, Self.c)
         #expect(earlier(publication) == [3: Self.a])
-        #expect(try f.store.distinctLiveSchemas(application: f.application, attributesType: "Gone").map(\.version) == [3, 4])
+        #expect(try f.basis("Gone").earlier.map(\.version) == [3, 4])
     }
 
     @Test func explicitVersionIsComparedOnlyWithLowerVersions() throws {
@@ -82,7 +82,7 @@ import TestSupport
         try f.publish("Gap", .explicit(2), Self.a)
         try f.publish("Gap", .explicit(9), Self.b)
         try f.publish("Gap", .explicit(12), Self.a)
-        let publication = try f.store.publish(application: f.application, attributesType: "Gap", version: .explicit(5), jsonSchema: Self.c)
+        let publication = try f.publication("Gap", .explicit(5), Self.c)
         #expect(publication.schema.version == 5)
         #expect(earlier(publication) == [2: Self.a])
     }
@@ -92,8 +92,8 @@ import TestSupport
         try f.publish("Mine", .nextFree, Self.a)
         try f.publish("Other", .nextFree, Self.b)
         let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
-        _ = try f.store.publish(application: other, attributesType: "Mine", version: .nextFree, jsonSchema: Self.c)
-        let publication = try f.store.publish(application: f.application, attributesType: "Mine", version: .nextFree, jsonSchema: Self.b)
+        _ = try f.publication("Mine", .nextFree, Self.c, in: other)
+        let publication = try f.publication("Mine", .nextFree, Self.b)
         #expect(earlier(publication) == [1: Self.a])
     }
 
@@ -101,9 +101,9 @@ import TestSupport
         let f = try Fixture()
         let text = "{\"type\":\"object\",\"title\":\"Gate \u{00FC} \u{2708}\u{FE0F}\"}"
         try f.publish("Hash", .nextFree, text)
-        let publication = try f.store.publish(application: f.application, attributesType: "Hash", version: .nextFree, jsonSchema: Self.a)
+        let publication = try f.publication("Hash", .nextFree, Self.a)
         #expect(publication.earlier.map(\.contentHash) == [SHA256.hash(text.utf8)])
-        #expect(try f.store.distinctLiveSchemas(application: f.application, attributesType: "Hash").map(\.contentHash)
+        #expect(try f.basis("Hash").earlier.map(\.contentHash)
             == [SHA256.hash(text.utf8), SHA256.hash(Self.a.utf8)])
     }
 
@@ -121,7 +121,8 @@ import TestSupport
         try f.publish("Veto", .nextFree, Self.a)
         #expect(throws: RegistryError.alreadyExists("vetoed")) {
             try f.store.publish(
-                application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, once: nil,
+                application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, by: .cli,
+                comparing: Comparison(limit: 100), once: nil,
                 response: { publication in
                     #expect(publication.schema.version == 2)
                     throw RegistryError.alreadyExists("vetoed")
@@ -136,10 +137,11 @@ import TestSupport
         try f.publish("Tx", .nextFree, Self.a)
         var seen: [EarlierSchema] = []
         let outcome = try f.store.publish(
-            application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, once: nil,
+            application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, by: .cli,
+            comparing: Comparison(limit: 100), once: nil,
             response: { publication in
                 seen = publication.earlier
-                return Array("ok".utf8)
+                return PublishAnswer(body: Array("ok".utf8), auditDetails: [:])
             })
         guard case .published(let schema, let body) = outcome else { Issue.record("not published: \(outcome)"); return }
         #expect(schema.version == 2)

@@ -39,7 +39,7 @@ import TestSupport
                 case "publish": _ = try f.publish("A")
                 case "read": _ = try f.store.schema(application: f.application, attributesType: "A", version: 1)
                 case "list": _ = try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
-                default: _ = try f.store.delete(application: f.application, attributesType: "A", version: 1)
+                default: _ = try f.store.delete(application: f.application, attributesType: "A", version: 1, by: .cli)
                 }
             }
             let elapsed = clock.now - started

@@ -15,10 +15,10 @@ import TestSupport
         #expect(fetched == published)
         #expect(try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil) == [published])
 
-        #expect(try f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1))
+        #expect(try f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1, by: .cli))
         #expect(try f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 1) == nil)
         #expect(try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil).isEmpty)
-        #expect(try !f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1))
+        #expect(try !f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1, by: .cli))
     }
 
     @Test func jsonSchemaIsStoredByteForByte() throws {
@@ -51,7 +51,7 @@ import TestSupport
     @Test func versionsAreNeverReusedAfterDelete() throws {
         let f = try Fixture()
         for _ in 1...3 { try f.publish("A") }
-        #expect(try f.store.delete(application: f.application, attributesType: "A", version: 3))
+        #expect(try f.store.delete(application: f.application, attributesType: "A", version: 3, by: .cli))
         #expect(try f.publish("A").version == 4)
 
         #expect(throws: RegistryError.alreadyExists("attributesType \"A\" version 3 already exists")) {
@@ -60,7 +60,7 @@ import TestSupport
         #expect(try f.store.schema(application: f.application, attributesType: "A", version: 3) == nil)
         // Deleting every version still leaves the numbers taken.
         for version: Int32 in [1, 2, 4] {
-            #expect(try f.store.delete(application: f.application, attributesType: "A", version: version))
+            #expect(try f.store.delete(application: f.application, attributesType: "A", version: version, by: .cli))
         }
         #expect(try f.publish("A").version == 5)
         let error = try #require(throws: RegistryError.self) { try f.publish("A", .explicit(1)) }
@@ -124,7 +124,7 @@ import TestSupport
         for type in ["C", "A", "B"] {
             for _ in 1...5 { try f.publish(type) }
         }
-        #expect(try f.store.delete(application: f.application, attributesType: "B", version: 3))
+        #expect(try f.store.delete(application: f.application, attributesType: "B", version: 3, by: .cli))
         let everything = try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
         #expect(everything.count == 14)
 
@@ -156,7 +156,7 @@ import TestSupport
         try f.publish("A")
         try f.publish("A")
         try f.publish("AB")
-        #expect(try f.store.delete(application: f.application, attributesType: "A", version: 2))
+        #expect(try f.store.delete(application: f.application, attributesType: "A", version: 2, by: .cli))
         let listed = try f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil)
         #expect(listed.map(\.version) == [1])
         #expect(try f.store.list(application: f.application, attributesType: "missing", after: nil, limit: nil).isEmpty)
@@ -177,7 +177,7 @@ import TestSupport
         let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
         try f.publish("A")
         try f.publish("A")
-        let first = try f.store.publish(application: other, attributesType: "A", version: .nextFree, jsonSchema: "{}").schema
+        let first = try f.publication("A", .nextFree, "{}", in: other).schema
         #expect(first.version == 1)
         #expect(first.applicationCode == other.code)
         #expect(try f.store.list(application: other, attributesType: nil, after: nil, limit: nil).map(\.version) == [1])
@@ -188,7 +188,7 @@ import TestSupport
         let f = try Fixture()
         #expect(try f.store.application(code: "NOPE0-NOPE0") == nil)
         #expect(try f.store.schema(application: f.application, attributesType: "A", version: 1) == nil)
-        #expect(try !f.store.delete(application: f.application, attributesType: "A", version: 1))
+        #expect(try !f.store.delete(application: f.application, attributesType: "A", version: 1, by: .cli))
     }
 
     @Test func textWithNULIsInvalidArgument() throws {

@@ -57,7 +57,7 @@ import TestSupport
         let elapsed = clock.measure { rendered = Self.formText(document) }
         #expect(elapsed < .seconds(10), "form took \(elapsed)")
         #expect(rendered.utf8.count < 4 << 20)
-        #expect(Compatibility.report(for: document, against: [(version: 1, document: document)]).isCompatible)
+        #expect(Compatibility.problems(from: document, oldVersion: 1, to: document).isEmpty)
     }
 
     // MARK: the seed corpus through the fuzz target's properties
@@ -83,7 +83,7 @@ import TestSupport
         }
         guard let document = try? SchemaRules.validate(String(decoding: schema, as: UTF8.self)) else { return }
         #expect(Self.formText(document) == Self.formText(document))
-        #expect(Compatibility.report(for: document, against: [(version: 1, document: document)]).isCompatible)
+        #expect(Compatibility.problems(from: document, oldVersion: 1, to: document).isEmpty)
         _ = PayloadSizeEstimator.worstCaseStartPayloadBytes(of: document, attributesType: "T")
     }
 

@@ -4,14 +4,14 @@ import TestSupport
 
 /// `schema-registry admin …` is scriptable: each action prints only its result on stdout.
 @Suite struct AdminCommandTests {
-    private func admin(_ database: ServiceDatabase, _ arguments: [String]) throws -> CommandResult {
+    func admin(_ database: ServiceDatabase, _ arguments: [String]) throws -> CommandResult {
         try ServiceProcess.run(
             ["admin"] + arguments, environment: ServiceProcess.environment(["DATABASE_URL": database.url]),
             timeoutSeconds: 15)
     }
 
     /// The only line of stdout, after checking the command succeeded and printed nothing else.
-    private func onlyLine(_ result: CommandResult, _ what: String) throws -> String {
+    func onlyLine(_ result: CommandResult, _ what: String) throws -> String {
         #expect(result.status == 0, "\(what): \(result)")
         #expect(result.stdoutLines.count == 1, "\(what): \(result)")
         return try #require(result.stdoutLines.first, "\(what): \(result)")

@@ -88,7 +88,8 @@ import TestSupport
         #expect(result.stderr.isEmpty, "\(result)")
         for command in [
             "serve", "migrate", "admin create-account", "admin create-application", "admin issue-token",
-            "admin revoke-token", "admin list-applications", "admin list-tokens", "schema-from-swift", "version", "help",
+            "admin revoke-token", "admin list-applications", "admin list-tokens", "admin set-token-expiry", "admin audit",
+            "schema-from-swift", "version", "help",
         ] {
             #expect(result.stdout.contains(command), "help mentions \(command)")
         }

@@ -6,7 +6,7 @@ import TestSupport
 /// race-free across processes, not only across threads of one.
 @Suite struct ReplicaTests {
     /// Two replicas with production worker and pool sizes.
-    private func replicas(_ database: ServiceDatabase) throws -> [ServiceProcess] {
+    static func replicas(_ database: ServiceDatabase) throws -> [ServiceProcess] {
         let environment = serveEnvironment(database.url, ["REGISTRY_HTTP_WORKERS": "16"])
         let first = try ServiceProcess.serve(environment: environment)
         do {
@@ -24,7 +24,7 @@ import TestSupport
 
     @Test func parallelCreatesWithoutVersionOverTwoProcessesGetVersions1Through32() throws {
         let database = try ServiceDatabase.make()
-        let servers = try replicas(database)
+        let servers = try Self.replicas(database)
         defer { servers.forEach { $0.kill() } }
         let tenant = try database.makeTenant(port: servers[0].port)
         let ports = servers.map(\.port)
@@ -54,7 +54,7 @@ import TestSupport
 
     @Test func parallelCreatesOfOneExplicitVersionOverTwoProcessesGiveOne200AndFifteen409() throws {
         let database = try ServiceDatabase.make()
-        let servers = try replicas(database)
+        let servers = try Self.replicas(database)
         defer { servers.forEach { $0.kill() } }
         let tenant = try database.makeTenant(port: servers[0].port)
         let ports = servers.map(\.port)

@@ -34,11 +34,12 @@ public final class TestRegistry: Sendable {
     public init(
         databaseURL: String, poolSize: Int = 8, workers: Int = 8,
         caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0),
-        clock: @escaping @Sendable () -> Double = WallClock.now
+        clock: @escaping @Sendable () -> Double = WallClock.now,
+        reviewing: ReviewSettings = ReviewSettings()
     ) throws {
         self.databaseURL = databaseURL
         pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
-        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), clock: clock, caching: caching)
+        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), clock: clock, caching: caching, reviewing: reviewing)
         self.api = api
         listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],
@@ -138,5 +139,22 @@ extension RawHTTPResponse {
     /// The body parsed with the service's own parser.
     public func json() throws -> JSONValue {
         try JSONParser.parse(body)
+    }
+}
+
+extension AdminStore {
+    /// Another token of `tenant`'s account, issued with `terms`, as a tenant on the same
+    /// application.
+    public func tenant(like tenant: Tenant, terms: TokenTerms) throws -> Tenant {
+        let token = APIToken.generate()
+        let id = try issueToken(accountID: tenant.accountID, tokenHash: token.hash, terms: terms)
+        return Tenant(port: tenant.port, code: tenant.code, token: token.secret, accountID: tenant.accountID, tokenID: id)
+    }
+}
+
+extension Tenant {
+    /// The same token addressing another application code.
+    public func on(application code: String) -> Tenant {
+        Tenant(port: port, code: code, token: token, accountID: accountID, tokenID: tokenID)
     }
 }

@@ -1,5 +1,5 @@
-/// Walks an old version's fields beside the new version's, recording what an app built against
-/// the old one cannot decode.
+/// Walks an old version's outline beside the new version's, recording what an app built
+/// against the old one cannot decode.
 ///
 /// A removed field is always reported. When the old version made it nullable the message says
 /// that apps which declared it optional still decode updates: the schema cannot prove how the
@@ -12,20 +12,22 @@ struct FieldComparison {
         self.oldVersion = oldVersion
     }
 
-    /// Matches fields by name, so reordering keys changes nothing. Names match by Unicode
-    /// scalars, as JSON keys do: `"é"` and `"e\u{301}"` are two fields.
-    mutating func compare(old: [FormField], new: [FormField]) {
-        let newFields = Dictionary(new.map { (ExactName($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+    /// Matches fields by name, as JSON does: by code points, so two names that differ only in
+    /// Unicode normalisation are two fields. Both lists are in byte order of their names
+    /// (`OutlineField.sorted`), so one merge walk pairs them; reordering keys changes nothing.
+    mutating func compare(old: [OutlineField], new: [OutlineField]) {
+        var next = 0
         for field in old {
-            if let newField = newFields[ExactName(field.name)] {
-                compare(old: field, new: newField)
+            while next < new.count, new[next].name.utf8.lexicographicallyPrecedes(field.name.utf8) { next += 1 }
+            if next < new.count, new[next].name.utf8.elementsEqual(field.name.utf8) {
+                compare(old: field, new: new[next])
             } else {
                 report(.removed, field, removalMessage(field))
             }
         }
     }
 
-    private mutating func compare(old: FormField, new: FormField) {
+    private mutating func compare(old: OutlineField, new: OutlineField) {
         guard old.type != .any else { return }
         guard old.type == new.type || (old.type == .number && new.type == .integer) else {
             report(
@@ -40,31 +42,31 @@ struct FieldComparison {
                 "\(old.path) may be null in the new version; apps built against version \(oldVersion) expect a \(old.type.rawValue) there and cannot decode null"
             )
         }
-        if old.widget == .select {
-            compareValues(old: old, new: new)
+        if let known = old.allowedValues {
+            compareValues(old: old, known: known, new: new)
         }
         switch old.children {
         case .none:
             break
         case .fields(let fields):
-            compare(old: fields, new: new.children.fields)
+            if case .fields(let newFields) = new.children { compare(old: fields, new: newFields) } else { compare(old: fields, new: []) }
         case .item(let item):
-            if let newItem = new.children.item { compare(old: item, new: newItem) }
+            if case .item(let newItem) = new.children { compare(old: item, new: newItem) }
         }
     }
 
     /// An old app decodes a `select` into an enum, which fails on any raw value it does not know.
     /// `null` is left to the nullable check.
-    private mutating func compareValues(old: FormField, new: FormField) {
-        guard new.widget == .select else {
+    private mutating func compareValues(old: OutlineField, known: [JSONValue], new: OutlineField) {
+        guard let offered = new.allowedValues else {
             report(
                 .enumValueAdded, old,
                 "\(old.path) no longer lists its allowed values in the new version; apps built against version \(oldVersion) decode it as an enum and cannot decode values it does not list"
             )
             return
         }
-        let known = Set(old.options.map { Self.identity(of: $0.value) })
-        let added = new.options.map(\.value).filter { !$0.isNull && !known.contains(Self.identity(of: $0)) }
+        let identities = Set(known.map(Self.identity(of:)))
+        let added = offered.filter { !$0.isNull && !identities.contains(Self.identity(of: $0)) }
         guard !added.isEmpty else { return }
         let listed = added.map(JSONWriter.string).joined(separator: ", ")
         report(
@@ -73,7 +75,7 @@ struct FieldComparison {
         )
     }
 
-    private func removalMessage(_ field: FormField) -> String {
+    private func removalMessage(_ field: OutlineField) -> String {
         let data = field.path.hasPrefix("attributes") ? "activity attributes" : "updates"
         guard field.isNullable else {
             return "\(field.path) was removed in the new version; apps built against version \(oldVersion) cannot decode \(data) without it"
@@ -81,13 +83,13 @@ struct FieldComparison {
         return "\(field.path) was removed in the new version; it was nullable in version \(oldVersion), so apps built against that version decode \(data) without it only if they declared it optional"
     }
 
-    private mutating func report(_ kind: CompatibilityProblem.Kind, _ field: FormField, _ message: String) {
+    private mutating func report(_ kind: CompatibilityProblem.Kind, _ field: OutlineField, _ message: String) {
         problems.append(CompatibilityProblem(version: oldVersion, path: field.path, kind: kind, message: message))
     }
 
     /// Numbers compare by value (`1` and `1.0` are one enum value to a decoder), everything
-    /// else by its JSON text.
-    private static func identity(of value: JSONValue) -> String {
-        if let number = value.doubleValue { "\(number)" } else { JSONWriter.string(value) }
+    /// else by its JSON text, as code points.
+    private static func identity(of value: JSONValue) -> [Unicode.Scalar] {
+        if let number = value.doubleValue { Array("\(number)".unicodeScalars) } else { Array(JSONWriter.string(value).unicodeScalars) }
     }
 }

@@ -25,12 +25,16 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     /// Extra response headers this error implies (`Allow` for 405).
     public let headers: [(String, String)]
+    /// Machine-readable detail objects for the body's `details` (a refused publish's
+    /// compatibility report); usually none.
+    public let details: [JSONValue]
 
-    public init(code: GRPCCode, httpStatus: Int, message: String, headers: [(String, String)] = []) {
+    public init(code: GRPCCode, httpStatus: Int, message: String, headers: [(String, String)] = [], details: [JSONValue] = []) {
         self.code = code
         self.httpStatus = httpStatus
         self.message = message
         self.headers = headers
+        self.details = details
     }
 
     public var description: String { "\(code) (\(httpStatus)): \(message)" }

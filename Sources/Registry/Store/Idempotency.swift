@@ -51,3 +51,15 @@ public enum IdempotentPublish: Sendable, Equatable {
     /// The key was used before with the same body: its original response.
     case replayed(body: [UInt8])
 }
+
+/// What the review of a publication answers: the response body, and what the audit event
+/// records about the decision (e.g. the compatibility problems accepted).
+public struct PublishAnswer: Sendable {
+    public let body: [UInt8]
+    public let auditDetails: JSONObject
+
+    public init(body: [UInt8], auditDetails: JSONObject) {
+        self.body = body
+        self.auditDetails = auditDetails
+    }
+}

@@ -22,17 +22,53 @@ public struct Application: Sendable, Equatable {
     }
 }
 
-/// An API token's public record: never the secret, only its id and dates.
+/// An API token's public record: never the secret, only its id, powers and dates.
 public struct TokenRecord: Sendable, Equatable {
     public let id: Int64
     public let accountID: Int64
     public let created: String
     public let revoked: String?
-    public init(id: Int64, accountID: Int64, created: String, revoked: String?) {
+    public let scope: TokenScope
+    /// "" when unnamed.
+    public let name: String
+    /// The applications it is limited to, by code; nil for all of its account's.
+    public let applicationCodes: [String]?
+    /// RFC 3339 UTC, or nil for never.
+    public let expires: String?
+    /// `YYYY-MM-DD` (UTC) of the last day it was used, or nil.
+    public let lastUsedOn: String?
+
+    public init(
+        id: Int64, accountID: Int64, created: String, revoked: String?, scope: TokenScope = .admin, name: String = "",
+        applicationCodes: [String]? = nil, expires: String? = nil, lastUsedOn: String? = nil
+    ) {
         self.id = id
         self.accountID = accountID
         self.created = created
         self.revoked = revoked
+        self.scope = scope
+        self.name = name
+        self.applicationCodes = applicationCodes
+        self.expires = expires
+        self.lastUsedOn = lastUsedOn
+    }
+}
+
+/// What a new token may do: its scope, an optional name, the only applications (by code) of
+/// its account it may reach (nil: all), and how long it lives (nil: until revoked).
+public struct TokenTerms: Sendable, Equatable {
+    public static let maxNameBytes = 200
+
+    public let scope: TokenScope
+    public let name: String
+    public let applicationCodes: [String]?
+    public let lifetimeSeconds: Int64?
+
+    public init(scope: TokenScope = .admin, name: String = "", applicationCodes: [String]? = nil, lifetimeSeconds: Int64? = nil) {
+        self.scope = scope
+        self.name = name
+        self.applicationCodes = applicationCodes
+        self.lifetimeSeconds = lifetimeSeconds
     }
 }
 
@@ -48,11 +84,14 @@ public struct SchemaVersion: Sendable, Equatable {
     /// SHA-256 of `jsonSchema`'s UTF-8 bytes, when the store read it along (stores keep it so
     /// that nobody has to hash the text again, e.g. for an `ETag`).
     public let contentHash: [UInt8]?
+    /// Who published it (a token's name, or `token <id>`); nil when not recorded.
+    public let createdBy: String?
 
     public init(
         applicationCode: String, attributesType: String, version: Int32, jsonSchema: String, created: String,
-        contentHash: [UInt8]? = nil
+        contentHash: [UInt8]? = nil, createdBy: String? = nil
     ) {
+        self.createdBy = createdBy
         self.applicationCode = applicationCode
         self.attributesType = attributesType
         self.version = version
@@ -65,7 +104,7 @@ public struct SchemaVersion: Sendable, Equatable {
     /// their bytes, as the database does.
     public static func == (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {
         lhs.applicationCode.hasSameBytes(as: rhs.applicationCode) && lhs.attributesType.hasSameBytes(as: rhs.attributesType)
-            && lhs.version == rhs.version && lhs.jsonSchema.hasSameBytes(as: rhs.jsonSchema) && lhs.created == rhs.created
+            && lhs.version == rhs.version && lhs.jsonSchema.hasSameBytes(as: rhs.jsonSchema) && lhs.created == rhs.created && lhs.createdBy == rhs.createdBy
     }
 }
 

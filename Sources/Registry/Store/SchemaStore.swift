@@ -5,8 +5,9 @@
 /// Correctness under concurrency is the implementation's job and must come from the database,
 /// because several replicas share one store.
 public protocol SchemaStore: Sendable {
-    /// The account owning the live (unrevoked) token with this SHA-256 hash, or nil.
-    func accountID(forTokenHash hash: [UInt8]) throws -> Int64?
+    /// The live (unrevoked, unexpired) token with this SHA-256 hash, or nil. Notes the day of
+    /// use (at most one write per token and day).
+    func token(forTokenHash hash: [UInt8]) throws -> TokenGrant?
 
     /// The application with this code, or nil.
     func application(code: String) throws -> Application?
@@ -14,20 +15,20 @@ public protocol SchemaStore: Sendable {
     /// The applications of an account, ordered by code.
     func applications(accountID: Int64) throws -> [Application]
 
-    /// Publishes a version and returns it with the earlier live texts to compare it with, in
-    /// one atomic step. Throws `.alreadyExists` when the (type, version) pair was ever
-    /// published (deleted versions included) and `.invalidArgument` when no version is free.
-    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String) throws
-        -> Publication
-
     /// Publishes in one transaction that commits only if `response(publication)` returns: when
-    /// it throws (an incompatible schema under `requireCompatible`), nothing is written. With a
-    /// `claim`, publishes at most once per key: the key is claimed in the same transaction and
-    /// the response recorded under it, so a concurrent or later request with the same key and
-    /// body gets `.replayed` with that response; another body is a 409.
+    /// it throws (new problems under `requireCompatible` or a rejecting policy), nothing is
+    /// written. The publication carries the type's policy and what to compare with
+    /// (`ComparisonBasis`, as much as `comparison` asks for), read after the type's review lock
+    /// when the review may refuse. The same transaction writes the `publish` audit event with
+    /// the answer's details, and records `actor` as the version's publisher. With a `claim`,
+    /// publishes at most once per key: the key is claimed in the same transaction and the
+    /// response recorded under it, so a concurrent or later request with the same key and body
+    /// gets `.replayed` with that response; another body is a 409. Throws `.alreadyExists` when
+    /// the (type, version) pair was ever published (deleted versions included) and
+    /// `.invalidArgument` when no version is free.
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim?, response: (Publication) throws -> [UInt8]
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
     ) throws -> IdempotentPublish
 
     /// The response recorded under an account's key in the last 24 hours, if any.
@@ -41,12 +42,65 @@ public protocol SchemaStore: Sendable {
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
 
-    /// The live versions of a type with distinct schema texts: for each text, its oldest live
-    /// version, oldest first. Compatibility compares a new version with these; identical earlier
-    /// versions would only repeat the same findings. The cost grows with the number of distinct
-    /// texts, not of versions.
-    func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema]
+    /// What a version of the type would be compared with if published now (below `version`
+    /// when given), read in one snapshot like a publish reads it; for the dry run.
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
+        throws -> ComparisonBasis
 
-    /// Deletes one live version for good. Returns false when it was unknown or already deleted.
-    func delete(application: Application, attributesType: String, version: Int32) throws -> Bool
+    /// The policy that applies to a type (`attributesType` nil: the application's default for
+    /// its types), and where it was set.
+    func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy
+
+    /// Sets the policy of a type or (`attributesType` nil) of the application, with its
+    /// `policy_change` audit event in the same transaction, and returns it as now in force.
+    func setCompatibilityPolicy(
+        application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor
+    ) throws -> EffectivePolicy
+
+    /// Removes the policy set on a type or (nil) on the application, so the next one up
+    /// applies again, with its audit event. Returns false (and records nothing) when none was set.
+    func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws -> Bool
+
+    /// Deletes one live version for good, with its `delete` audit event in the same
+    /// transaction. Returns false (and records nothing) when it was unknown or already deleted.
+    func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool
+
+    /// Audit events matching `query`, in its order, at most `query.limit`.
+    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent]
+
+    /// Live types of an application in byte order of their names, each with its live-version
+    /// count, newest version and policy in force; at most `limit` when given.
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary]
+
+    /// The newest live version of a type whose content identity (`CanonicalJSON.contentHash`)
+    /// is `contentHash`, or nil.
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion?
+
+    /// Publishes like `publish(…once:response:)` (same review, policy and audit event, in one
+    /// transaction) unless the type's newest live version has the content identity of
+    /// `jsonSchema`: then returns it and writes nothing. Decided under the type's counter lock,
+    /// so concurrent identical requests on any replicas publish once.
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
+    ) throws -> FindOrPublish
+}
+
+extension SchemaStore {
+    /// Publishes with nothing to review: the answer is empty and the audit event has no
+    /// details. Returns the version with what it was compared with.
+    public func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison = Comparison(limit: 100)
+    ) throws -> Publication {
+        var published: Publication?
+        _ = try publish(
+            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+            comparing: comparison, once: nil, response: { publication in
+                published = publication
+                return PublishAnswer(body: [], auditDetails: [:])
+            })
+        guard let published else { throw RegistryError.internal("publish returned no version") }
+        return published
+    }
 }

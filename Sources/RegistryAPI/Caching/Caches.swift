@@ -5,7 +5,8 @@ public struct CacheSettings: Sendable {
     /// Bytes of rendered versions and forms; 0 disables.
     public var responseBytes: Int
     /// Seconds a token or application lookup may be served from memory; 0 disables. Token
-    /// revocation reaches a replica within this bound even if its notification is lost.
+    /// revocation and scope, application or expiry changes reach a replica within this bound
+    /// even if their notification is lost.
     public var lookupSeconds: Double
     /// Estimated memory for validated schema documents, which publishing reuses; 0 disables.
     public var documentBytes: Int
@@ -23,11 +24,13 @@ public struct CacheSettings: Sendable {
 /// The API's caches together, so invalidation has one entry point.
 final class Caches: Sendable {
     let responses: ResponseCache
-    let accounts: ExpiringCache<DigestKey, Int64>
+    let tokens: ExpiringCache<DigestKey, TokenGrant>
     /// Token hashes that matched no live token: a client repeating a bad token (a flood, or a
     /// misconfigured one retrying) costs a memory lookup, not a database query, each time.
     /// Revocation only turns successes into failures, so caching failures never grants access.
     let failedTokens: ExpiringCache<DigestKey, Bool>
+    /// The newest live version of each type, for `latest`; kept exactly when responses are.
+    let latest: LatestVersions
     /// By code, keyed by its bytes as the database compares codes.
     let applications: ExpiringCache<ExactName, Application>
     /// Content-addressed, so no notification ever needs to touch it.
@@ -36,27 +39,36 @@ final class Caches: Sendable {
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
+        latest = LatestVersions(enabled: settings.responseBytes > 0)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
-        accounts = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
+        tokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         failedTokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         entityTagSalt = settings.entityTagSalt
     }
 
-    /// Applies one `registry_changes` notification (see migration 0003); unknown payloads
-    /// flush everything, the safe reading of a message we do not understand.
+    /// Applies one `registry_changes` notification (see migrations 0003 and 0009); unknown
+    /// payloads flush everything, the safe reading of a message we do not understand.
     func apply(notification payload: String) {
         let parts = payload.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         switch parts.first {
-        case "schema_deleted":
+        case "schema_deleted", "schema_published":
             let fields = parts.count == 2 ? parts[1].split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false) : []
             guard fields.count == 3, let applicationID = Int64(fields[0]), let version = Int32(fields[1]) else {
                 flush()
                 return
             }
-            responses.invalidate(applicationID: applicationID, attributesType: String(fields[2]), version: version)
+            let attributesType = String(fields[2])
+            latest.invalidate(LatestVersions.Key(applicationID: applicationID, attributesType: attributesType))
+            if parts.first == "schema_deleted" {
+                responses.invalidate(applicationID: applicationID, attributesType: attributesType, version: version)
+            }
         case "token_revoked":
-            accounts.removeAll()
+            tokens.removeAll()
+        case "feed":
+            // Wakes change-feed readers (migration 0008); what caches must forget arrives in
+            // the schema_published / schema_deleted notification of the same change.
+            break
         default:
             flush()
         }
@@ -64,7 +76,8 @@ final class Caches: Sendable {
 
     func flush() {
         responses.flush()
-        accounts.removeAll()
+        latest.flush()
+        tokens.removeAll()
         failedTokens.removeAll()
         applications.removeAll()
     }

@@ -5,21 +5,33 @@ import Registry
 enum FormHandlers {
     static func form(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try SchemaHandlers.versionAddress(call)
+        return try formResponse(call, application, attributesType, version)
+    }
+
+    /// One version's form, from the response cache when warm.
+    static func formResponse(
+        _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
+    ) throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .form)
-        return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
+        return try CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try SchemaHandlers.found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
-            let body = FormJSON.body(
-                try schema.document(), application: application.code, attributesType: attributesType, version: version)
+            let render = { () throws(RegistryError) in
+                FormJSON.body(try schema.document(), application: application.code, attributesType: attributesType, version: version)
+            }
+            let body = try call.reviews.gate.run(heavy: Reviews.isHeavy(schema.jsonSchema), render)
             return CachedResponse.entry(call, body: body, kind: .form, of: schema)
         }
     }
 
-    /// Every Create check except the version conflict; nothing is written.
+    /// Every Create check except the version conflict, under the same policy; nothing is
+    /// written. A refusal the policy would give is the same 409.
     static func validate(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let application = try call.application(code: request.applicationCode)
-        let review = try PublishReview(request, application: application, store: call.store)
+        let review = try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+            try PublishReview(request, application: application, call: call)
+        }
         var annotations = JSONObject()
         review.annotate(&annotations)
         let body = FormJSON.body(

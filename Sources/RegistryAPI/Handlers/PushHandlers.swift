@@ -12,7 +12,18 @@ enum PushHandlers {
 
     static func check(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let attributesType = try call.pathAttributesType()
-        let version = try call.pathVersion()
+        return try check(call, attributesType, version: call.pathVersion())
+    }
+
+    /// `…/latest:check`: against the newest live version, which the answer names.
+    static func checkLatest(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        try check(call, call.pathAttributesType(), version: nil)
+    }
+
+    /// - Parameter version: nil for the newest live version.
+    private static func check(_ call: Call, _ attributesType: String, version requested: Int32?) throws(RegistryError)
+        -> HTTPResponse
+    {
         let body = try call.body()
         let code = try body.requiredString(.application)
         let eventName = try body.requiredString(FieldName("event"))
@@ -22,11 +33,19 @@ enum PushHandlers {
         let state = try object(body, contentState, required: true) ?? [:]
         let attributes = try object(body, FieldName("attributes"), required: false)
         let application = try call.application(code: code)
+        let version: Int32
+        if let requested {
+            version = requested
+        } else {
+            version = try LatestHandlers.newestVersion(call, application, attributesType)
+        }
         let schema = try SchemaHandlers.found(
             call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
         let result = PushValueChecker.check(
             try schema.document(), event: event, contentState: state, attributes: attributes)
-        return JSONResponse.make(result.json)
+        guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
+        answer["version"] = .number(String(version))
+        return JSONResponse.make(.object(answer))
     }
 
     static func preview(_ call: Call) throws(RegistryError) -> HTTPResponse {

@@ -31,8 +31,15 @@ enum SchemaHandlers {
 
     static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
+        return try schemaResponse(call, application, attributesType, version)
+    }
+
+    /// One version's body, from the response cache when warm.
+    static func schemaResponse(
+        _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
+    ) throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
-        return try CachedResponse.respond(call, key: key) { () throws(RegistryError) in
+        return try CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
             return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
@@ -40,9 +47,9 @@ enum SchemaHandlers {
     }
 
     /// Schema rules are checked before anything is written; the compatibility report comes
-    /// from the rows the publish statement read. A plain publish is that one statement; an
-    /// idempotent one, or one that `requireCompatible` may veto, runs in a transaction that
-    /// commits only after the review.
+    /// from the rows the publish statement read, under the policy that statement read. The
+    /// publish, its review (which `requireCompatible` or a rejecting policy may turn into a
+    /// veto), its audit event and an idempotency key's record are one transaction.
     static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
@@ -57,22 +64,32 @@ enum SchemaHandlers {
             }
             claim = keyClaim
         }
-        let submitted = try call.caches.documents.validated(request.jsonSchema)
-        let review = { (publication: Publication) throws(RegistryError) in
-            try PublishReview(request, submitted, earlier: publication.earlier, documents: call.caches.documents)
-                .response(for: publication.schema)
+        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+            try publish(call, request, application: application, claim: claim)
         }
-        guard claim != nil || request.requireCompatible else {
-            let publication = try call.store.publish(
-                application: application, attributesType: request.attributesType, version: request.version,
-                jsonSchema: request.jsonSchema)
-            call.metrics.recordPublished()
-            return JSONResponse.make(try review(publication))
+    }
+
+    /// Publishes and reviews in one transaction (holding a heavy-work permit for a large
+    /// schema); a publish the review may refuse takes the type's review lock first.
+    private static func publish(_ call: Call, _ request: PublishRequest, application: Application, claim: IdempotencyClaim?)
+        throws(RegistryError) -> HTTPResponse
+    {
+        let submitted = try call.caches.documents.validated(request.jsonSchema)
+        let outlines = call.reviews.outlines.forReview(
+            limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
+        let review = { (publication: Publication) throws(RegistryError) -> PublishReview in
+            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
+        }
+        if request.returnExisting {
+            return try PublishIfChanged.create(
+                call, request, application: application, claim: claim, comparing: outlines.comparison, review: review)
         }
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, once: claim, response: { publication throws(RegistryError) in
-                JSONResponse.body(try review(publication))
+            jsonSchema: request.jsonSchema, by: call.actor, comparing: outlines.comparison, once: claim,
+            response: { publication throws(RegistryError) in
+                let review = try review(publication)
+                return PublishAnswer(body: JSONResponse.body(review.response(for: publication.schema)), auditDetails: review.auditDetails)
             })
         switch outcome {
         case .published(_, let body):
@@ -89,16 +106,18 @@ enum SchemaHandlers {
         return replayResponse(stored.body)
     }
 
-    private static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
+    static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
     static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
-        guard try call.store.delete(application: application, attributesType: attributesType, version: version) else {
+        guard try call.store.delete(application: application, attributesType: attributesType, version: version, by: call.actor)
+        else {
             throw notFound(attributesType, version)
         }
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
+        call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
         call.metrics.recordDeleted()
         return JSONResponse.make([:])
     }
@@ -123,7 +142,7 @@ enum SchemaHandlers {
     }
 
     /// `pageSize` 0 or omitted returns everything; 1–1000 pages; anything else is a 400.
-    private static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
+    static func pageSize(_ text: String?) throws(RegistryError) -> Int? {
         guard let text, !text.isEmpty else { return nil }
         guard let size = Int(text), (0...maxPageSize).contains(size) else {
             throw .invalidArgument("pageSize: must be an integer from 0 to \(maxPageSize)")

@@ -41,4 +41,10 @@ struct FieldName: Sendable {
     static let pageSize = FieldName("pageSize", "page_size")
     static let pageToken = FieldName("pageToken", "page_token")
     static let requireCompatible = FieldName("requireCompatible", "require_compatible")
+    static let action = FieldName("action")
+    static let since = FieldName("since")
+    static let until = FieldName("until")
+    static let mode = FieldName("mode")
+    static let enforce = FieldName("enforce")
+    static let oldestSupportedVersion = FieldName("oldestSupportedVersion", "oldest_supported_version")
 }

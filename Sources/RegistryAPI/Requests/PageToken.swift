@@ -24,6 +24,21 @@ enum PageToken {
     }
 }
 
+/// Audit page tokens: base64url of `a1:<id>`, the id of the last event returned (events are
+/// read newest first, so the next page holds smaller ids).
+enum AuditPageToken {
+    static func encode(_ id: Int64) -> String {
+        Base64URL.encode(Array("a1:\(id)".utf8))
+    }
+
+    static func decode(_ token: String) throws(RegistryError) -> Int64 {
+        guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
+            text.hasPrefix("a1:"), let id = Int64(text.dropFirst(3)), id >= 1
+        else { throw .invalidArgument("pageToken: not a page token issued by this service") }
+        return id
+    }
+}
+
 /// Unpadded base64url (RFC 4648 §5).
 enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

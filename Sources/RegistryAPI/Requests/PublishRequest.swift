@@ -9,6 +9,9 @@ struct PublishRequest: Sendable {
     let jsonSchema: String
     let version: VersionRequest
     let requireCompatible: Bool
+    /// `ifExists: "returnExisting"`: answer with the newest live version when its content is
+    /// identical instead of publishing again.
+    let returnExisting: Bool
 
     init(_ body: BodyFields) throws(RegistryError) {
         applicationCode = try body.requiredString(.application)
@@ -30,5 +33,6 @@ struct PublishRequest: Sendable {
         case let value?: version = .explicit(try VersionNumber.parse(value))
         }
         requireCompatible = try body.flag(.requireCompatible)
+        returnExisting = try PublishIfChanged.returnsExisting(body)
     }
 }

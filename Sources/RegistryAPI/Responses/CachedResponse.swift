@@ -6,8 +6,12 @@ import Registry
 /// the client already holds it. `Cache-Control: private, no-cache` makes gateways revalidate,
 /// so nobody serves a version after it is deleted.
 enum CachedResponse {
+    /// - Parameter resolvedFromLatest: the URL said `latest`, not this version: the tag then
+    ///   names the version too (`EntityTag.naming`), so it changes when `latest` moves on even
+    ///   to identical content.
     static func respond(
-        _ call: Call, key: ResponseCache.Key, render: () throws(RegistryError) -> ResponseCache.Entry
+        _ call: Call, key: ResponseCache.Key, resolvedFromLatest: Bool = false,
+        render: () throws(RegistryError) -> ResponseCache.Entry
     ) throws(RegistryError) -> HTTPResponse {
         let cache = call.caches.responses
         let entry: ResponseCache.Entry
@@ -19,8 +23,9 @@ enum CachedResponse {
             entry = try render()
             cache.insert(entry, for: key, readAt: epoch)
         }
-        let headers = [("ETag", entry.etag), ("Cache-Control", "private, no-cache")]
-        if EntityTag.matches(call.request.header("if-none-match"), entry.etag) {
+        let etag = resolvedFromLatest ? EntityTag.naming(version: key.version, entry.etag) : entry.etag
+        let headers = [("ETag", etag), ("Cache-Control", "private, no-cache")]
+        if EntityTag.matches(call.request.header("if-none-match"), etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")] + headers, body: entry.body)

@@ -17,6 +17,13 @@ enum EntityTag {
         "\"" + String(SHA256.hexHash(Array(salt.utf8) + [0] + Array(kind.utf8) + [0] + contentHash).prefix(32)) + "\""
     }
 
+    /// A version's tag extended with its number, for a URL that names no version (`latest`):
+    /// two versions with identical content share a tag, but `latest` moving from one to the
+    /// other is a change its client must see.
+    static func naming(version: Int32, _ etag: String) -> String {
+        String(etag.dropLast()) + "-v\(version)\""
+    }
+
     /// `If-None-Match` uses weak comparison (RFC 9110 §13.1.2): `*` matches anything and `W/`
     /// prefixes are ignored.
     static func matches(_ header: String?, _ etag: String) -> Bool {

@@ -2,13 +2,13 @@ import HTTPServer
 import Registry
 
 /// The one place errors become responses: the gateway's body shape
-/// `{"code": <gRPC code>, "message": "…", "details": []}`.
+/// `{"code": <gRPC code>, "message": "…", "details": […]}`, details usually empty.
 enum ErrorResponse {
     static func make(_ error: RegistryError) -> HTTPResponse {
         let body: JSONValue = [
             "code": .number(String(error.code.rawValue)),
             "message": .string(error.message),
-            "details": [],
+            "details": .array(error.details),
         ]
         var response = JSONResponse.make(status: error.httpStatus, body)
         response.headers.append(contentsOf: error.headers.map { (name: $0.0, value: $0.1) })

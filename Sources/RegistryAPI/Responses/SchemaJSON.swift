@@ -4,7 +4,7 @@ import Registry
 /// `created`: versions are immutable.
 enum SchemaJSON {
     static func object(_ schema: SchemaVersion) -> JSONValue {
-        [
+        var object: JSONObject = [
             "application": .string(schema.applicationCode),
             "attributes_type": .string(schema.attributesType),
             "version": .number(String(schema.version)),
@@ -12,6 +12,8 @@ enum SchemaJSON {
             "created": .string(schema.created),
             "updated": .string(schema.created),
         ]
+        if let createdBy = schema.createdBy { object["created_by"] = .string(createdBy) }
+        return .object(object)
     }
 
     /// The same object written straight into `out`, for GET and list: the schema text is most
@@ -29,6 +31,10 @@ enum SchemaJSON {
         JSONWriter.writeString(schema.created, into: &out)
         out.append(contentsOf: #","updated":"#.utf8)
         JSONWriter.writeString(schema.created, into: &out)
+        if let createdBy = schema.createdBy {
+            out.append(contentsOf: #","created_by":"#.utf8)
+            JSONWriter.writeString(createdBy, into: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 

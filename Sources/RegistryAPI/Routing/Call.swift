@@ -8,14 +8,26 @@ struct Call: Sendable {
     let request: HTTPRequest
     let rawParameters: [String: String]
     let query: QueryFields
-    /// The authenticated account; nil only on routes that need no token.
-    let accountID: Int64?
+    /// The caller's token; nil only on routes that need no token.
+    let token: TokenGrant?
+    /// What this route needs from the token, checked with the application.
+    let permission: Permission
     let store: Storage
     /// Unix seconds now; injected so previews are exact in tests.
     let clock: @Sendable () -> Double
     let notes: CallNotes
     let metrics: Metrics
     let caches: Caches
+    /// Compatibility outlines, the heavy-work gate and the comparison limit.
+    let reviews: Reviews
+
+    /// The authenticated account; nil only on routes that need no token.
+    var accountID: Int64? { token?.accountID }
+
+    /// Who makes a change through this call, for its audit event.
+    var actor: AuditActor {
+        AuditActor(kind: .token, tokenID: token?.id, tokenName: token?.name ?? "", requestID: notes.requestID)
+    }
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     func pathAttributesType() throws(RegistryError) -> String {
@@ -36,14 +48,21 @@ struct Call: Sendable {
         try BodyFields(body: request.body)
     }
 
-    /// The application `code` names, checked against the caller's account: 404 when unknown,
-    /// 403 when it belongs to another account.
+    /// The application `code` names, checked against the caller's token: 404 when unknown, 403
+    /// when it belongs to another account, when the token is limited to other applications, or
+    /// when its scope is below what the route needs.
     func application(code: String) throws(RegistryError) -> Application {
         guard let application = try store.application(code: code) else {
             throw .notFound("application \(ClientText.quoted(code)) not found")
         }
         guard application.accountID == accountID else {
             throw .permissionDenied("application \(ClientText.quoted(code)) does not belong to this API token's account")
+        }
+        if let token {
+            guard token.reaches(application) else {
+                throw .permissionDenied("this token is limited to other applications than \(JSONWriter.string(.string(code)))")
+            }
+            if let refusal = permission.refusal(for: token) { throw refusal }
         }
         notes.application = application.code
         return application

@@ -1,9 +1,15 @@
 import Synchronization
 
 /// What a handler learns that the request log wants (the application code), written once
-/// during the call and read after it.
+/// during the call and read after it; and the request id, known before the handler runs so
+/// that audit events can carry it.
 final class CallNotes: Sendable {
     private let applicationCode = Mutex<String?>(nil)
+    let requestID: String
+
+    init(requestID: String) {
+        self.requestID = requestID
+    }
 
     var application: String? {
         get { applicationCode.withLock { $0 } }

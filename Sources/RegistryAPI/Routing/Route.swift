@@ -12,6 +12,17 @@ struct Route: Sendable {
     /// event loop and moved to a handler thread only when it needs the store.
     let triesMemoryFirst: Bool
     let handler: Handler
+    /// What the token must allow, from `RegistryAPI.permissions`; set when the API is built.
+    private(set) var permission = RegistryAPI.unlistedRoutePermission
+
+    /// `METHOD /template`, the route's key in the route and permission tables.
+    var key: String { "\(method) \(template.text)" }
+
+    func with(permission: Permission?) -> Route {
+        var copy = self
+        copy.permission = permission ?? RegistryAPI.unlistedRoutePermission
+        return copy
+    }
 
     init(
         _ method: String, _ template: String, requiresToken: Bool = true, triesMemoryFirst: Bool = false,

@@ -29,8 +29,14 @@ struct Router: Sendable {
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
             .map { Substring($0) }
         var allowed: [String] = []
+        // The first template that matches decides the resource: a literal listed earlier
+        // (`…/latest`) hides a parameter template (`…/{version}`) that would also match, so
+        // its methods, not the parameter route's, are the ones allowed.
+        var resource: String?
         for route in routes {
             guard let parameters = route.template.match(segments) else { continue }
+            if let resource, resource != route.template.text { continue }
+            resource = route.template.text
             if route.method == method || (method == "HEAD" && route.method == "GET") {
                 return .matched(Match(route: route, rawParameters: parameters))
             }

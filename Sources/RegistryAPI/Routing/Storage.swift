@@ -44,13 +44,19 @@ struct Storage: Sendable {
 
     /// Served from the short-lived lookup caches when enabled, failures included (a new
     /// token's hash has never failed, so it works at once). A cached failure is answered even
-    /// on an event loop.
-    func accountID(forTokenHash hash: [UInt8]) throws(RegistryError) -> Int64? {
+    /// on an event loop. The expiry is checked on every use, so a cached grant never outlives
+    /// its token.
+    func token(forTokenHash hash: [UInt8], now: Double) throws(RegistryError) -> TokenGrant? {
         let key = DigestKey(bytes: hash)
         if caches.failedTokens.cached(key) != nil { return nil }
-        let id = try caches.accounts.value(for: key) { () throws(RegistryError) in try run { try store.accountID(forTokenHash: hash) } }
-        if id == nil { caches.failedTokens.store(true, for: key) }
-        return id
+        let grant = try caches.tokens.value(for: key) { () throws(RegistryError) in
+            try run { try store.token(forTokenHash: hash) }
+        }
+        guard let grant else {
+            caches.failedTokens.store(true, for: key)
+            return nil
+        }
+        return grant.isExpired(now: now) ? nil : grant
     }
 
     func application(code: String) throws(RegistryError) -> Application? {
@@ -61,22 +67,21 @@ struct Storage: Sendable {
         try run { try store.applications(accountID: accountID) }
     }
 
-    func publish(application: Application, attributesType: String, version: VersionRequest, jsonSchema: String)
-        throws(RegistryError) -> Publication
-    {
-        try run {
-            try store.publish(application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema)
-        }
+    /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
+    private func forgetNewest(_ application: Application, _ attributesType: String) {
+        caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
     }
 
     func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String,
-        once claim: IdempotencyClaim?, response: (Publication) throws(RegistryError) -> [UInt8]
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?,
+        response: (Publication) throws(RegistryError) -> PublishAnswer
     ) throws(RegistryError) -> IdempotentPublish {
-        try run {
+        defer { forgetNewest(application, attributesType) }
+        return try run {
             try store.publish(
-                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-                once: claim, response: response)
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+                comparing: comparison, once: claim, response: response)
         }
     }
 
@@ -94,12 +99,57 @@ struct Storage: Sendable {
         try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
     }
 
-    func distinctLiveSchemas(application: Application, attributesType: String) throws(RegistryError) -> [EarlierSchema] {
-        try run { try store.distinctLiveSchemas(application: application, attributesType: attributesType) }
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
+        throws(RegistryError) -> ComparisonBasis
+    {
+        try run { try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison) }
     }
 
-    func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
-        try run { try store.delete(application: application, attributesType: attributesType, version: version) }
+    func compatibilityPolicy(application: Application, attributesType: String?) throws(RegistryError) -> EffectivePolicy {
+        try run { try store.compatibilityPolicy(application: application, attributesType: attributesType) }
+    }
+
+    func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor)
+        throws(RegistryError) -> EffectivePolicy
+    {
+        try run { try store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: actor) }
+    }
+
+    func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws(RegistryError) -> Bool {
+        try run { try store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor) }
+    }
+
+    func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws(RegistryError)
+        -> Bool
+    {
+        try run { try store.delete(application: application, attributesType: attributesType, version: version, by: actor) }
+    }
+
+    func auditEvents(_ query: AuditQuery) throws(RegistryError) -> [AuditEvent] {
+        try run { try store.auditEvents(query) }
+    }
+
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws(RegistryError) -> [TypeSummary] {
+        try run { try store.types(application: application, filter: filter, limit: limit) }
+    }
+
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws(RegistryError)
+        -> SchemaVersion?
+    {
+        try run { try store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash) }
+    }
+
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?,
+        response: (Publication) throws(RegistryError) -> PublishAnswer
+    ) throws(RegistryError) -> FindOrPublish {
+        defer { forgetNewest(application, attributesType) }
+        return try run {
+            try store.publishUnlessNewestIdentical(
+                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+                comparing: comparison, once: claim, response: response)
+        }
     }
 }
 

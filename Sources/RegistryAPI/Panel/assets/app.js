@@ -244,7 +244,9 @@ function openPublish(type) {
 async function onPublished(result) {
   const { attributes_type: type, version } = result.schema;
   clearMessages();
-  const findings = result.compatibility?.compatible === false ? result.compatibility.problems ?? [] : [];
+  const compatibility = result.compatibility;
+  const findings = compatibility?.compatible === false
+    ? (compatibility.groups?.filter((group) => group.new) ?? compatibility.problems ?? []) : [];
   notify(`Published ${type} version ${version}.`, findings.length
     ? h('details', { class: 'findings' },
       h('summary', {}, `It has ${plural(findings.length, 'compatibility finding')} against earlier versions.`),

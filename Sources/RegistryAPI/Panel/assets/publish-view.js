@@ -232,19 +232,43 @@ function isRuleViolation(error) {
   return Boolean(error) && (error.status === 400 || error.status === 409 || error.status === 403);
 }
 
-/** Compatibility findings `{compatible, problems:[{version, path, problem, message}]}`. */
+/**
+ * A compatibility report: `{compatible, problems, groups, inherited_problems, compared_versions, summary}`
+ * (older servers send only `compatible` and `problems`). Each new change is one line with the
+ * versions it concerns; problems accepted by earlier publishes are only counted.
+ */
 export function compatibilityReport(compatibility, attributesType) {
   if (!compatibility) return h('p', { class: 'muted' }, 'No compatibility report in the answer.');
+  const compared = compatibility.compared_versions;
+  const inherited = compatibility.inherited_problems ?? [];
+  const inheritedNote = inherited.length
+    ? h('p', { class: 'muted compat-inherited' },
+      `${plural(inherited.length, 'inherited problem')} already accepted by earlier versions (not counted).`)
+    : null;
   if (compatibility.compatible) {
-    return h('p', { class: 'ok compat-ok' }, `✓ Compatible with every earlier version of ${attributesType}.`);
+    if (compared && compared.length === 0) {
+      return h('p', { class: 'muted compat-nothing' }, sentence(compatibility.summary ?? 'nothing to compare'));
+    }
+    const against = compared ? `the compared versions (${compared.join(', ')})` : 'every earlier version';
+    return h('div', {}, h('p', { class: 'ok compat-ok' }, `✓ Compatible with ${against} of ${attributesType}.`), inheritedNote);
   }
-  const problems = compatibility.problems ?? [];
+  const groups = compatibility.groups
+    ? compatibility.groups.filter((group) => group.new)
+    : (compatibility.problems ?? []).map((problem) => ({ ...problem, versions: [problem.version] }));
   return h('div', { class: 'warning-box compat-warning', role: 'group', 'aria-label': 'Compatibility warning' },
     h('p', {}, h('strong', {}, '⚠ Not compatible with earlier versions. '),
-      `Apps built against them would fail to decode data of this schema (${plural(problems.length, 'finding')}):`),
-    h('ul', { class: 'compat-problems' }, problems.map((problem) =>
-      h('li', {}, h('span', { class: 'badge' }, `version ${problem.version}`), ' ', h('code', { class: 'path' }, problem.path),
-        ' ', h('span', { class: 'badge problem-kind' }, problem.problem.replaceAll('_', ' ')), ' ', problem.message))));
+      `Apps built against them would fail to decode data of this schema (${plural(groups.length, 'finding')}):`),
+    h('ul', { class: 'compat-problems' }, groups.map((group) =>
+      h('li', {}, h('span', { class: 'badge' }, `version${group.versions.length === 1 ? '' : 's'} ${group.versions.join(', ')}`), ' ',
+        h('code', { class: 'path' }, group.path), ' ', h('span', { class: 'badge problem-kind' }, group.problem.replaceAll('_', ' ')),
+        ' ', group.message))),
+    inheritedNote,
+    compatibility.comparison_limit_reached ? h('p', { class: 'muted' }, sentence(compatibility.summary)) : null);
+}
+
+/** `text` with a capital first letter and a full stop. */
+function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1) + '.';
 }
 
 function warningList(warnings) {

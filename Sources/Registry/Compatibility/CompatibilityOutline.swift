@@ -1,0 +1,73 @@
+/// What compatibility needs of a version, and nothing else: each field's name, path, JSON type,
+/// nullability, the values an enum lists, and its children. Much smaller than the schema
+/// document or the form it comes from, and it never changes for a given text, so it can be
+/// kept by content hash and a comparison costs microseconds.
+public struct CompatibilityOutline: Sendable, Equatable {
+    /// ContentState fields, in byte order of their names (see `OutlineField.sorted`).
+    public let content: [OutlineField]
+    /// ActivityAttributes fields, in byte order of their names.
+    public let attributes: [OutlineField]
+
+    /// The outline of a validated schema, read through its form so `$ref`s, nullable types and
+    /// enums mean the same here as in the builder.
+    public init(document: SchemaDocument) {
+        self.init(form: FormBuilder.form(for: document))
+    }
+
+    init(form: FormDescriptor) {
+        content = OutlineField.sorted(form.content.fields)
+        attributes = OutlineField.sorted(form.attributes.fields)
+    }
+
+    /// An estimate of the memory held, for byte-bounded caches.
+    public var estimatedBytes: Int {
+        (content + attributes).reduce(64) { $0 + $1.estimatedBytes }
+    }
+}
+
+/// One field of an outline.
+public struct OutlineField: Sendable, Equatable {
+    /// What lies below: the fields of a group, or the item of a list.
+    public indirect enum Children: Sendable, Equatable {
+        case none
+        case fields([OutlineField])
+        case item(OutlineField)
+    }
+
+    public let name: String
+    public let path: String
+    public let type: FormFieldType
+    public let isNullable: Bool
+    /// The values an old app's enum knows (the form's `select` options); nil when the field is
+    /// not an enum.
+    public let allowedValues: [JSONValue]?
+    public let children: Children
+
+    init(field: FormField) {
+        name = field.name
+        path = field.path
+        type = field.type
+        isNullable = field.isNullable
+        allowedValues = field.widget == .select ? field.options.map(\.value) : nil
+        children = switch field.children {
+        case .none: .none
+        case .fields(let fields): .fields(Self.sorted(fields))
+        case .item(let item): .item(OutlineField(field: item))
+        }
+    }
+
+    /// Outlines of `fields` in byte order of their names (code point order, as JSON compares
+    /// names), so two versions' fields are matched by one merge walk without allocating.
+    static func sorted(_ fields: [FormField]) -> [OutlineField] {
+        fields.map(OutlineField.init(field:)).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    var estimatedBytes: Int {
+        let own = 96 + name.utf8.count + path.utf8.count + (allowedValues?.count ?? 0) * 48
+        return switch children {
+        case .none: own
+        case .fields(let fields): fields.reduce(own) { $0 + $1.estimatedBytes }
+        case .item(let item): own + item.estimatedBytes
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import HTTPServer
+import Registry
+
+/// `GET /api/audit_events?application=…`: an application's changes, newest first, paged
+/// like the list and filtered by type, action and time range. Needs `admin`.
+enum AuditHandlers {
+    /// Events per page when `pageSize` is omitted or 0: the trail only grows, so it is never
+    /// returned whole.
+    static let defaultPageSize = 100
+
+    static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let code = try call.query.requiredString(.application)
+        let attributesType = try call.query.string(.attributesType)
+        if let attributesType { try AttributesTypeName.validate(attributesType) }
+        let action = try call.query.string(.action).map { text throws(RegistryError) in try AuditAction.parse(text, field: "action") }
+        let since = try call.query.string(.since).map { text throws(RegistryError) in try RFC3339Time.unixSeconds(text, field: "since") }
+        let until = try call.query.string(.until).map { text throws(RegistryError) in try RFC3339Time.unixSeconds(text, field: "until") }
+        let pageSize = try SchemaHandlers.pageSize(call.query.string(.pageSize)) ?? defaultPageSize
+        let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
+            token.isEmpty ? nil : try AuditPageToken.decode(token)
+        }
+        let application = try call.application(code: code)
+        var events = try call.store.auditEvents(
+            AuditQuery(
+                order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
+                until: until, cursor: cursor, limit: pageSize + 1))
+        var body: JSONObject = [:]
+        if events.count > pageSize {
+            events.removeLast(events.count - pageSize)
+            if let last = events.last { body["next_page_token"] = .string(AuditPageToken.encode(last.id)) }
+        }
+        body["audit_events"] = .array(events.map { $0.jsonValue })
+        return JSONResponse.make(.object(body))
+    }
+}

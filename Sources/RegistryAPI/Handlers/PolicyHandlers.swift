@@ -1,0 +1,59 @@
+import HTTPServer
+import Registry
+
+/// Reading and setting compatibility policies: an application's (the default of its types) at
+/// `/api/applications/{application}/compatibility_policy`, a type's (overriding it) at
+/// `/api/live_activity_types/{attributesType}/compatibility_policy?application=…`. Reading
+/// answers the policy in force and where it was set; removing falls back to the next one up.
+enum PolicyHandlers {
+    static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let (application, attributesType) = try address(call)
+        return respond(
+            try call.store.compatibilityPolicy(application: application, attributesType: attributesType),
+            application: application, attributesType: attributesType)
+    }
+
+    static func set(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let body = try call.body()
+        let (application, attributesType) = try address(call)
+        let policy = try PolicyRequest.policy(body)
+        return respond(
+            try call.store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor),
+            application: application, attributesType: attributesType)
+    }
+
+    static func remove(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let (application, attributesType) = try address(call)
+        guard try call.store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor) else {
+            let owner = attributesType.map { "attributesType \(JSONWriter.string(.string($0)))" } ?? "the application"
+            throw .notFound("\(owner) has no compatibility policy of its own")
+        }
+        return respond(
+            try call.store.compatibilityPolicy(application: application, attributesType: attributesType),
+            application: application, attributesType: attributesType)
+    }
+
+    /// The application and (on the type route) the type, malformed input first, then access.
+    private static func address(_ call: Call) throws(RegistryError) -> (Application, String?) {
+        if let raw = call.rawParameters["application"] {
+            guard let code = PercentDecoding.decode(raw), !code.isEmpty else {
+                throw .invalidArgument("application: invalid percent-encoding or not UTF-8 in the path")
+            }
+            return (try call.application(code: code), nil)
+        }
+        let attributesType = try call.pathAttributesType()
+        let code = try call.query.requiredString(.application)
+        return (try call.application(code: code), attributesType)
+    }
+
+    /// `{"policy": {"application", "attributes_type"?, "mode", "enforce",
+    /// "oldest_supported_version", "source", "updated"?}}`.
+    private static func respond(_ effective: EffectivePolicy, application: Application, attributesType: String?) -> HTTPResponse {
+        var policy: JSONObject = ["application": .string(application.code)]
+        if let attributesType { policy["attributes_type"] = .string(attributesType) }
+        policy.members += effective.policy.jsonValue.members
+        policy["source"] = .string(effective.source.rawValue)
+        if let updated = effective.updated { policy["updated"] = .string(updated) }
+        return JSONResponse.make(["policy": .object(policy)])
+    }
+}

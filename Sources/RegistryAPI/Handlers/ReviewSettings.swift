@@ -1,0 +1,40 @@
+/// Bounds on the work of compatibility reviews, from configuration.
+public struct ReviewSettings: Sendable {
+    /// The most distinct earlier texts one publish or dry run compares, newest first.
+    public var maxComparedVersions: Int
+    /// CPU-heavy requests (publish, dry run, uncached forms of large schemas) run at once.
+    public var concurrentHeavyRequests: Int
+    /// How many more may wait for a turn before the next is answered 503.
+    public var waitingHeavyRequests: Int
+    /// Estimated memory for cached compatibility outlines; 0 disables that cache.
+    public var outlineBytes: Int
+
+    public init(
+        maxComparedVersions: Int = 100, concurrentHeavyRequests: Int = 2, waitingHeavyRequests: Int = 8,
+        outlineBytes: Int = 32 << 20
+    ) {
+        self.maxComparedVersions = maxComparedVersions
+        self.concurrentHeavyRequests = concurrentHeavyRequests
+        self.waitingHeavyRequests = waitingHeavyRequests
+        self.outlineBytes = outlineBytes
+    }
+}
+
+/// What every review shares: the outline cache, the gate and the comparison limit.
+final class Reviews: Sendable {
+    let outlines: CompatibilityOutlineCache
+    let gate: HeavyWorkGate
+    let maxComparedVersions: Int
+    /// A publish, dry run or uncached form of a schema text at least this long is CPU-heavy:
+    /// parsing, outlining and rendering it take milliseconds, and earlier versions of a type
+    /// are usually about as large as its new one.
+    static let largeSchemaBytes = 16 << 10
+
+    static func isHeavy(_ jsonSchema: String) -> Bool { jsonSchema.utf8.count >= largeSchemaBytes }
+
+    init(_ settings: ReviewSettings) {
+        outlines = CompatibilityOutlineCache(capacityBytes: settings.outlineBytes)
+        gate = HeavyWorkGate(permits: settings.concurrentHeavyRequests, maxWaiting: settings.waitingHeavyRequests)
+        maxComparedVersions = max(1, settings.maxComparedVersions)
+    }
+}

@@ -1,0 +1,69 @@
+import HTTPServer
+import Registry
+
+/// `GET /api/live_activity_types`: the index of an application's live types for pickers and
+/// search boxes, paged like the list, without schema texts.
+enum TypeHandlers {
+    static let prefix = FieldName("prefix")
+
+    static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
+        let code = try call.query.requiredString(.application)
+        let prefix = try call.query.string(prefix).flatMap { text throws(RegistryError) -> String? in
+            guard !text.isEmpty else { return nil }
+            guard text.unicodeScalars.count <= AttributesTypeName.maxScalars else {
+                throw .invalidArgument("prefix: longer than \(AttributesTypeName.maxScalars) characters")
+            }
+            return text
+        }
+        let pageSize = try SchemaHandlers.pageSize(call.query.string(.pageSize))
+        let after = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
+            token.isEmpty ? nil : try TypePageToken.decode(token)
+        }
+        let application = try call.application(code: code)
+        var rows = try call.store.types(
+            application: application, filter: TypeFilter(prefix: prefix, after: after), limit: pageSize.map { $0 + 1 })
+        var body: JSONObject = [:]
+        var nextToken: String?
+        if let pageSize, rows.count > pageSize {
+            rows.removeLast(rows.count - pageSize)
+            nextToken = rows.last.map { TypePageToken.encode($0.attributesType) }
+        }
+        body["types"] = .array(rows.map(json))
+        if let nextToken { body["next_page_token"] = .string(nextToken) }
+        return JSONResponse.make(.object(body))
+    }
+
+    static func json(_ summary: TypeSummary) -> JSONValue {
+        [
+            "attributes_type": .string(summary.attributesType),
+            "live_versions": .number(String(summary.liveVersions)),
+            "newest_version": .number(String(summary.newestVersion)),
+            "newest_created": .string(summary.newestCreated),
+            "compatibility_policy": [
+                "mode": .string(summary.policy.mode),
+                "enforce": .string(summary.policy.enforce),
+                "oldest_supported_version": .number(String(summary.policy.oldestSupportedVersion)),
+            ],
+        ]
+    }
+}
+
+/// Type-index page tokens: base64url of `t1:<attributesType>`, the last name of the page.
+/// A list token (or anything else) is a 400.
+enum TypePageToken {
+    static func encode(_ attributesType: String) -> String {
+        Base64URL.encode(Array("t1:\(attributesType)".utf8))
+    }
+
+    static func decode(_ token: String) throws(RegistryError) -> String {
+        let invalid = RegistryError.invalidArgument("pageToken: not a type-index page token issued by this service")
+        // Split as bytes: a name may start with a combining mark, which `Character`s would
+        // merge with the colon.
+        let marker = Array("t1:".utf8)
+        guard let bytes = Base64URL.decode(token), bytes.starts(with: marker),
+            let attributesType = String(validating: bytes.dropFirst(marker.count), as: UTF8.self)
+        else { throw invalid }
+        do { try AttributesTypeName.validate(attributesType) } catch { throw invalid }
+        return attributesType
+    }
+}

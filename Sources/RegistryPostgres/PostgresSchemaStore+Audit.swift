@@ -1,0 +1,66 @@
+import Registry
+
+/// Reading the audit trail (writes go through `AuditLog` inside each change's transaction).
+extension PostgresSchemaStore {
+    public func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] {
+        let filters: [(any PGParameter)?] = [
+            query.attributesType, query.action?.rawValue, query.since, query.until, query.cursor, Int64(max(0, query.limit)),
+        ]
+        let (statement, parameters): (PGStatement, [(any PGParameter)?])
+        switch query.order {
+        case .newestFirst:
+            guard let applicationID = query.applicationID else {
+                throw RegistryError.internal("newest-first audit reads are per application")
+            }
+            (statement, parameters) = (Self.auditOfApplication, [applicationID] + filters)
+        case .oldestFirst:
+            (statement, parameters) = (Self.auditOldestFirst, [query.accountID] + filters)
+        }
+        return try pool.perform(.read) { connection in
+            try connection.execute(statement, parameters).rows.map { try AuditEvent(row: $0) }
+        }
+    }
+
+    private static let auditColumns = """
+        e.id, to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), e.account_id, e.actor, e.token_id,
+        e.token_name, e.action, a.code, e.attributes_type, e.version, e.request_id, e.details::text
+        """
+
+    /// $2 type, $3 action, $4/$5 time range (Unix seconds), $6 cursor id, $7 limit.
+    private static let auditFilters = """
+        AND ($2::text IS NULL OR e.attributes_type = $2::text) AND ($3::text IS NULL OR e.action = $3::text)
+        AND ($4::float8 IS NULL OR e.at >= to_timestamp($4::float8)) AND ($5::float8 IS NULL OR e.at < to_timestamp($5::float8))
+        """
+
+    /// Newest first along the index `audit_events_application (application_id, id DESC)`.
+    static let auditOfApplication = PGStatement(
+        "store_audit_of_application",
+        """
+        SELECT \(auditColumns) FROM audit_events AS e LEFT JOIN applications AS a ON a.id = e.application_id
+        WHERE e.application_id = $1::bigint \(auditFilters) AND ($6::bigint IS NULL OR e.id < $6::bigint)
+        ORDER BY e.id DESC LIMIT $7::bigint
+        """)
+
+    /// Oldest first, of one account ($1) or of all (NULL), for the CLI's log-like output.
+    static let auditOldestFirst = PGStatement(
+        "store_audit_oldest_first",
+        """
+        SELECT \(auditColumns) FROM audit_events AS e LEFT JOIN applications AS a ON a.id = e.application_id
+        WHERE ($1::bigint IS NULL OR e.account_id = $1::bigint) \(auditFilters) AND ($6::bigint IS NULL OR e.id > $6::bigint)
+        ORDER BY e.id LIMIT $7::bigint
+        """)
+}
+
+extension AuditEvent {
+    init(row: PGRow) throws {
+        guard let actor = AuditActor.Kind(rawValue: try row.string(3)), let action = AuditAction(rawValue: try row.string(6)) else {
+            throw PGError(kind: .unexpectedResult, debugDetail: "unknown audit actor or action")
+        }
+        self.init(
+            id: try row.int64(0), at: try row.string(1), accountID: try row.int64(2), actor: actor,
+            tokenID: try row.optionalString(4).flatMap { Int64($0) }, tokenName: try row.string(5), action: action,
+            applicationCode: try row.optionalString(7), attributesType: try row.optionalString(8),
+            version: try row.optionalString(9).flatMap { Int32($0) }, requestID: try row.optionalString(10),
+            details: try JSONParser.parse(Array(try row.string(11).utf8)))
+    }
+}

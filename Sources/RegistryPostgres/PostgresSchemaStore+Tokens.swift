@@ -1,0 +1,50 @@
+import Registry
+
+/// Token lookup: what a presented token may do.
+extension PostgresSchemaStore {
+    public func token(forTokenHash hash: [UInt8]) throws -> TokenGrant? {
+        try pool.perform(.read) { connection in
+            try connection.execute(Self.tokenGrant, [PGBytea(hash)]).rows.first.map { try TokenGrant(row: $0) }
+        }
+    }
+
+    /// The live, unexpired token with hash $1 and the codes of the applications it is limited
+    /// to. Notes the day of use on the way: the UPDATE writes only when the day changed, so a
+    /// busy token costs one write a day, not one per request (and, touching none of the
+    /// columns the change trigger watches, it sends no notification).
+    static let tokenGrant = PGStatement(
+        "store_token_grant",
+        """
+        WITH found AS (
+            SELECT id, account_id, scope, name, application_ids, expires_at FROM api_tokens
+            WHERE token_hash = $1::bytea AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        ), touched AS (
+            UPDATE api_tokens AS t SET last_used_on = (now() AT TIME ZONE 'UTC')::date FROM found
+            WHERE t.id = found.id AND t.last_used_on IS DISTINCT FROM (now() AT TIME ZONE 'UTC')::date
+        )
+        SELECT found.id, found.account_id, found.scope, found.name, found.application_ids IS NOT NULL,
+               limited.ids, limited.codes, extract(epoch FROM found.expires_at)::float8, \(SQLText.utc("found.expires_at"))
+        FROM found LEFT JOIN LATERAL (
+            SELECT string_agg(a.id::text, ',' ORDER BY a.code) AS ids, json_agg(a.code ORDER BY a.code)::text AS codes
+            FROM applications AS a WHERE a.id = ANY (found.application_ids)
+        ) AS limited ON true
+        """)
+}
+
+extension TokenGrant {
+    init(row: PGRow) throws {
+        let limited = try row.bool(4)
+        let ids = try row.optionalString(5).map { text in text.split(separator: ",").compactMap { Int64($0) } } ?? []
+        var codes: [String] = []
+        if let text = try row.optionalString(6), case .array(let items) = try JSONParser.parse(Array(text.utf8)) {
+            codes = items.compactMap(\.stringValue)
+        }
+        guard let scope = TokenScope(rawValue: try row.string(2)) else {
+            throw PGError(kind: .unexpectedResult, debugDetail: "unknown token scope")
+        }
+        self.init(
+            id: try row.int64(0), accountID: try row.int64(1), scope: scope, name: try row.string(3),
+            applicationIDs: limited ? ids : nil, applicationCodes: limited ? codes : nil,
+            expiresAt: try row.optionalString(7).flatMap(Double.init), expires: try row.optionalString(8))
+    }
+}

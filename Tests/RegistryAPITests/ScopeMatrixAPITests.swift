@@ -1,0 +1,136 @@
+import Registry
+import RegistryAPI
+import RegistryPostgres
+import Testing
+import TestSupport
+
+/// Every route that needs a token × every scope, over HTTP: a scope at or above the route's
+/// need gets 200, one below gets 403 code 7 naming both scopes. The cases are built from the
+/// route table, so a new route fails here until it has a request and an expected scope below.
+@Suite struct ScopeMatrixAPITests {
+    /// One request per route, and the scope the issue's rules give it. `index` tells the
+    /// scopes apart for routes that change something (each deletes its own version).
+    struct Case: Sendable {
+        let scope: TokenScope
+        let request: @Sendable (_ tenant: Tenant, _ index: Int) -> (method: String, target: String, body: JSONObject?)
+    }
+
+    static let schema = #"{"type":"object","properties":{"gate":{"type":"string"}},"attributes":{"properties":{"flight":{"type":"string"}}}}"#
+
+    static let cases: [String: Case] = [
+        "GET /api/live_activity_schemas": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas?application=\(t.code)", nil)
+        },
+        "POST /api/live_activity_schemas": Case(scope: .publish) { t, _ in
+            ("POST", "/api/live_activity_schemas", ["application": .string(t.code), "attributesType": "Matrix", "jsonSchema": .string(schema)])
+        },
+        "POST /api/live_activity_schemas:validate": Case(scope: .read) { t, _ in
+            ("POST", "/api/live_activity_schemas:validate", ["application": .string(t.code), "attributesType": "Matrix", "jsonSchema": .string(schema)])
+        },
+        "POST /api/live_activity_schemas:lookup": Case(scope: .read) { t, _ in
+            ("POST", "/api/live_activity_schemas:lookup", ["application": .string(t.code), "attributesType": "Matrix", "jsonSchema": .string(schema)])
+        },
+        "GET /api/live_activity_types": Case(scope: .read) { t, _ in ("GET", "/api/live_activity_types?application=\(t.code)", nil) },
+        "GET /api/live_activity_schemas/{attributesType}/latest": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/latest?application=\(t.code)", nil)
+        },
+        "GET /api/live_activity_schemas/{attributesType}/latest/form": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/latest/form?application=\(t.code)", nil)
+        },
+        "POST /api/live_activity_schemas/{attributesType}/latest:check": Case(scope: .read) { t, _ in
+            ("POST", "/api/live_activity_schemas/Matrix/latest:check", ["application": .string(t.code), "event": "update", "content_state": [:]])
+        },
+        "GET /api/live_activity_schemas/{attributesType}/{version}:diff": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/1:diff?against=1&application=\(t.code)", nil)
+        },
+        "GET /api/live_activity_schemas/{attributesType}/{version}": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/1?application=\(t.code)", nil)
+        },
+        "DELETE /api/live_activity_schemas/{attributesType}/{version}": Case(scope: .admin) { t, index in
+            ("DELETE", "/api/live_activity_schemas/Doomed/\(index + 1)?application=\(t.code)", nil)
+        },
+        "GET /api/live_activity_schemas/{attributesType}/{version}/form": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/1/form?application=\(t.code)", nil)
+        },
+        "POST /api/live_activity_schemas/{attributesType}/{version}:check": Case(scope: .read) { t, _ in
+            ("POST", "/api/live_activity_schemas/Matrix/1:check", ["application": .string(t.code), "event": "update", "content_state": [:]])
+        },
+        "POST /api/live_activities:preview": Case(scope: .read) { t, _ in
+            ("POST", "/api/live_activities:preview", ["application": .string(t.code), "bundle_id": "com.example.flights"])
+        },
+        "GET /api/applications": Case(scope: .read) { _, _ in ("GET", "/api/applications", nil) },
+        "GET /api/token": Case(scope: .read) { _, _ in ("GET", "/api/token", nil) },
+        "GET /api/audit_events": Case(scope: .admin) { t, _ in ("GET", "/api/audit_events?application=\(t.code)", nil) },
+        "GET /api/applications/{application}/compatibility_policy": Case(scope: .read) { t, _ in
+            ("GET", "/api/applications/\(t.code)/compatibility_policy", nil)
+        },
+        "PUT /api/applications/{application}/compatibility_policy": Case(scope: .admin) { t, _ in
+            ("PUT", "/api/applications/\(t.code)/compatibility_policy", ["mode": "backward_transitive", "enforce": "warn"])
+        },
+        "DELETE /api/applications/{application}/compatibility_policy": Case(scope: .admin) { t, _ in
+            ("DELETE", "/api/applications/\(t.code)/compatibility_policy", nil)
+        },
+        "GET /api/live_activity_types/{attributesType}/compatibility_policy": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_types/Matrix/compatibility_policy?application=\(t.code)", nil)
+        },
+        "PUT /api/live_activity_types/{attributesType}/compatibility_policy": Case(scope: .admin) { t, _ in
+            ("PUT", "/api/live_activity_types/Matrix/compatibility_policy?application=\(t.code)", ["mode": "none", "enforce": "warn"])
+        },
+        "DELETE /api/live_activity_types/{attributesType}/compatibility_policy": Case(scope: .admin) { t, _ in
+            ("DELETE", "/api/live_activity_types/Matrix/compatibility_policy?application=\(t.code)", nil)
+        },
+    ]
+
+    @Test func everyRouteThatNeedsATokenHasAPermissionAndACase() {
+        #expect(RegistryAPI.routesWithoutPermission.isEmpty, "give these routes a permission: \(RegistryAPI.routesWithoutPermission)")
+        let routes = RegistryAPI.routeScopes.map(\.route)
+        #expect(!routes.isEmpty)
+        for route in routes { #expect(Self.cases[route] != nil, "list \(route) in ScopeMatrixAPITests.cases") }
+        for (route, scope) in RegistryAPI.routeScopes {
+            #expect(Self.cases[route]?.scope == scope, "\(route) needs \(scope.rawValue) in the permission table")
+        }
+    }
+
+    @Test func eachScopeReachesExactlyTheRoutesAtOrBelowIt() throws {
+        let registry = try TestRegistry.shared()
+        let owner = try registry.makeTenant()
+        let admin = AdminStore(pool: registry.pool)
+        #expect(try owner.publish("Matrix", Self.schema).status == 200)
+        for _ in TokenScope.allCases { #expect(try owner.publish("Doomed", Self.schema).status == 200) }
+
+        var checked = 0
+        for (index, scope) in TokenScope.allCases.enumerated() {
+            let tenant = try admin.tenant(like: owner, terms: TokenTerms(scope: scope, name: "matrix \(scope.rawValue)"))
+            for (route, needed) in RegistryAPI.routeScopes {
+                guard let testCase = Self.cases[route] else { continue }
+                let (method, target, body) = testCase.request(tenant, index)
+                let response = try tenant.request(method, target, body: body.map { JSONWriter.string(.object($0)) })
+                if scope >= needed {
+                    #expect(response.status == 200, "\(scope.rawValue) on \(route): \(response.bodyText)")
+                } else {
+                    try expectError(response, status: 403, code: 7, mentioning: "this token has scope \(scope.rawValue);")
+                    #expect(response.bodyText.contains("needs \(needed.rawValue)"), "\(scope.rawValue) on \(route): \(response.bodyText)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == RegistryAPI.routeScopes.count * TokenScope.allCases.count && checked >= 33, "checked \(checked)")
+    }
+
+    @Test func aRefusalNamesTheActivityAndBothScopes() throws {
+        let registry = try TestRegistry.shared()
+        let owner = try registry.makeTenant()
+        let reader = try AdminStore(pool: registry.pool).tenant(like: owner, terms: TokenTerms(scope: .read))
+        let response = try reader.publish("Named", Self.schema)
+        try expectError(response, status: 403, code: 7, mentioning: "this token has scope read; publishing needs publish")
+    }
+
+    @Test func scopeIsCheckedAfterAnUnknownApplicationAndBeforeSchemaRules() throws {
+        let registry = try TestRegistry.shared()
+        let owner = try registry.makeTenant()
+        let reader = try AdminStore(pool: registry.pool).tenant(like: owner, terms: TokenTerms(scope: .read))
+        try expectError(try reader.on(application: "NOPE1-NOPE2").publish("Order", Self.schema), status: 404, code: 5)
+        try expectError(try reader.publish("Order", #"{"type":"string"}"#), status: 403, code: 7)
+        try expectError(try reader.publish("no/slash", Self.schema), status: 400, code: 3)
+    }
+}
