@@ -24,6 +24,7 @@ struct Configuration: Sendable {
     var shutdownGraceSeconds: Int
     var cacheBytes: Int
     var authCacheSeconds: Int
+    var maxWaitingRequests: Int
 
     /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
     static let variables: [(name: String, meaning: String)] = [
@@ -45,6 +46,7 @@ struct Configuration: Sendable {
         ("REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM (default 10)"),
         ("REGISTRY_CACHE_BYTES", "memory for published versions and forms; 0 disables the cache (default 67108864)"),
         ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
+        ("REGISTRY_MAX_WAITING_REQUESTS", "change-feed requests that may wait at once; more are 503 (default 1000)"),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -76,7 +78,8 @@ struct Configuration: Sendable {
             },
             shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600),
             cacheBytes: try reader.integer("REGISTRY_CACHE_BYTES", default: 64 << 20, range: 0...(64 << 30)),
-            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10)
+            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10),
+            maxWaitingRequests: try reader.integer("REGISTRY_MAX_WAITING_REQUESTS", default: 1000, range: 0...100_000)
         )
     }
 
@@ -96,6 +99,7 @@ struct Configuration: Sendable {
             ("shutdown_grace_seconds", String(shutdownGraceSeconds)),
             ("cache_bytes", String(cacheBytes)),
             ("auth_cache_seconds", String(authCacheSeconds)),
+            ("max_waiting_requests", String(maxWaitingRequests)),
         ]
     }
 }

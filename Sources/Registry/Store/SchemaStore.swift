@@ -49,4 +49,11 @@ public protocol SchemaStore: Sendable {
 
     /// Deletes one live version for good. Returns false when it was unknown or already deleted.
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool
+
+    /// The application's change events after `cursor`, oldest first, at most `limit`: only
+    /// those every earlier transaction has already committed, so none is ever skipped.
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage
+
+    /// The position of "now": every event final at this moment is before it.
+    func currentChangeCursor() throws -> ChangeCursor
 }

@@ -35,4 +35,6 @@ struct FieldName: Sendable {
     static let pageSize = FieldName("pageSize", "page_size")
     static let pageToken = FieldName("pageToken", "page_token")
     static let requireCompatible = FieldName("requireCompatible", "require_compatible")
+    static let after = FieldName("after")
+    static let wait = FieldName("wait")
 }

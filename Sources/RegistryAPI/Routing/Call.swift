@@ -16,6 +16,8 @@ struct Call: Sendable {
     let notes: CallNotes
     let metrics: Metrics
     let caches: Caches
+    /// Where requests waiting for changes park.
+    let waitingRoom: WaitingRoom
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     func pathAttributesType() throws(RegistryError) -> String {

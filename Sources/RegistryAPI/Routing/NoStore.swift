@@ -20,4 +20,6 @@ struct NoStore: SchemaStore {
     { throw unavailable() }
     func distinctLiveSchemas(application: Application, attributesType: String) throws -> [EarlierSchema] { throw unavailable() }
     func delete(application: Application, attributesType: String, version: Int32) throws -> Bool { throw unavailable() }
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage { throw unavailable() }
+    func currentChangeCursor() throws -> ChangeCursor { throw unavailable() }
 }

@@ -96,6 +96,14 @@ struct Storage: Sendable {
     func delete(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> Bool {
         try run { try store.delete(application: application, attributesType: attributesType, version: version) }
     }
+
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws(RegistryError) -> ChangePage {
+        try run { try store.changes(application: application, after: cursor, limit: limit) }
+    }
+
+    func currentChangeCursor() throws(RegistryError) -> ChangeCursor {
+        try run { try store.currentChangeCursor() }
+    }
 }
 
 extension RegistryError {
