@@ -5,7 +5,7 @@ import RegistryPostgres
 enum AdminCommand {
     static func run(_ words: [String], environment: [String: String]) throws {
         guard let action = words.first else { throw UsageError("admin needs an action") }
-        let arguments = try Arguments(words.dropFirst())
+        let arguments = try Arguments(words.dropFirst(), flags: ["dry-run"])
         let configuration = try Configuration.fromEnvironment(environment)
         let pool = Database.pool(configuration)
         defer { pool.close() }
@@ -35,6 +35,10 @@ enum AdminCommand {
             for token in try admin.listTokens(accountID: arguments.integerOption("account")) {
                 print([String(token.id), String(token.accountID), token.created, token.revoked ?? "-"].joined(separator: "\t"))
             }
+        case "export":
+            try TransferCommands.export(arguments, transfer: ApplicationTransfer(pool: pool))
+        case "import":
+            try TransferCommands.importing(arguments, transfer: ApplicationTransfer(pool: pool))
         default:
             throw UsageError("unknown admin action '\(action)'")
         }

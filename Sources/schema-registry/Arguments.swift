@@ -3,11 +3,15 @@
 struct Arguments {
     private(set) var positional: [String] = []
     private var options: [String: String] = [:]
+    private var setFlags: Set<String> = []
 
-    init(_ words: ArraySlice<String>) throws(UsageError) {
+    /// - Parameter flags: options that take no value (`--dry-run`).
+    init(_ words: ArraySlice<String>, flags: Set<String> = []) throws(UsageError) {
         var iterator = words.makeIterator()
         while let word = iterator.next() {
-            if word.hasPrefix("--") {
+            if word.hasPrefix("--"), flags.contains(String(word.dropFirst(2))) {
+                setFlags.insert(String(word.dropFirst(2)))
+            } else if word.hasPrefix("--") {
                 guard let value = iterator.next() else { throw UsageError("\(word) needs a value") }
                 options[String(word.dropFirst(2))] = value
             } else {
@@ -17,6 +21,8 @@ struct Arguments {
     }
 
     func option(_ name: String) -> String? { options[name] }
+
+    func flag(_ name: String) -> Bool { setFlags.contains(name) }
 
     func requiredOption(_ name: String) throws(UsageError) -> String {
         guard let value = options[name] else { throw UsageError("--\(name) is required") }

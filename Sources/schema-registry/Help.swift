@@ -10,6 +10,8 @@ enum Help {
         ("admin revoke-token TOKEN_ID", "revoke a token"),
         ("admin list-applications [--account ID]", "list applications (code, account, name, created)"),
         ("admin list-tokens [--account ID]", "list tokens (id, account, created, revoked; never secrets)"),
+        ("admin export --application CODE [--out FILE]", "write an application's versions, retired numbers and policies as JSON"),
+        ("admin import --application CODE FILE [--dry-run]", "apply an export in one transaction; conflicts write nothing (exit 1)"),
         ("schema-from-swift FILE.swift --type NAME", "print the jsonSchema of an ActivityAttributes type"),
         ("version", "print the version and git commit"),
         ("help", "print this text"),
