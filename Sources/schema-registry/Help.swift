@@ -17,6 +17,10 @@ enum Help {
             "publish --url URL --token-file F --application CODE --type NAME (--swift FILE | --schema FILE) [--if-changed] [--require-compatible]",
             "publish a schema from CI; prints the version (exit 0; 3 incompatible, 4 schema rule, 2 usage, 1 other)"
         ),
+        (
+            "check-values --url URL --token-file F --application CODE --type NAME --version N --event E FILE",
+            "check contentState/attributes values against a version (exit 0 valid, 4 invalid)"
+        ),
         ("version", "print the version and git commit"),
         ("help", "print this text"),
     ]

@@ -10,6 +10,7 @@ do {
     case "admin": try AdminCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
     case "schema-from-swift": try SchemaFromSwiftCommand.run(Array(arguments.dropFirst()))
     case "publish": try PublishCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    case "check-values": try CheckValuesCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
     case "version": print(BuildInfo.versionLine)
     case "help", "--help", "-h": print(Help.text, terminator: "")
     case let other?: throw UsageError("unknown command '\(other)'")

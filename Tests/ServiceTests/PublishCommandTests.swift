@@ -112,4 +112,20 @@ import TestSupport
              "--type", "FlightAttributes", "--schema", schema])
         #expect(unreachable.status == 1, "\(unreachable)")
     }
+
+    @Test func checkValuesExits0ForValidValuesAnd4NamingThePathOfABadOne() throws {
+        let setup = try setUp()
+        defer { setup.server.kill() }
+        #expect(try publish(common(setup) + ["--schema", temporaryFile(flightSchema())]).status == 0)
+        let target = ["--url", setup.url, "--token-file", setup.tokenFile, "--application", setup.tenant.code,
+                      "--type", "FlightAttributes", "--version", "1", "--event", "update"]
+        let valid = try ServiceProcess.run(
+            ["check-values"] + target + [temporaryFile(#"{"contentState":{"gate":"B12"}}"#)], environment: ServiceProcess.environment([:]))
+        #expect(valid.status == 0, "\(valid)")
+        #expect(valid.stdoutLines == ["valid"])
+        let invalid = try ServiceProcess.run(
+            ["check-values"] + target + [temporaryFile(#"{"contentState":{"gate":12}}"#)], environment: ServiceProcess.environment([:]))
+        #expect(invalid.status == 4, "\(invalid)")
+        #expect(invalid.stderrLines.contains { $0.hasPrefix("error: content-state.gate: ") }, "\(invalid)")
+    }
 }

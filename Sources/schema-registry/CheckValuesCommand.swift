@@ -1,0 +1,36 @@
+import Foundation
+import Registry
+
+/// `schema-registry check-values`: checks the values a journey would send (a JSON file with
+/// `contentState` and, for a start, `attributes`) against a published version, through
+/// `POST …/{attributesType}/{version}:check`. Exit status: 0 valid (warnings on stderr),
+/// 4 a value breaks the schema (one `error: PATH: message` line each), 2 usage, 1 anything else.
+enum CheckValuesCommand {
+    typealias Exit = RegistryClient.Exit
+
+    static func run(_ words: [String], environment: [String: String]) throws {
+        let arguments = try Arguments(words[...])
+        let application = try arguments.requiredOption("application")
+        let attributesType = try arguments.requiredOption("type")
+        let version = try arguments.integerOption("version") ?? { throw UsageError("--version is required") }()
+        let event = try arguments.requiredOption("event")
+        let path = try arguments.requiredPositional(0, "FILE")
+        let client = try RegistryClient(arguments, environment: environment)
+        guard case .object(let values)? = try? JSONParser.parse(RegistryClient.read(path)) else {
+            Console.fail("\(path): must be a JSON object with contentState (and attributes)", status: Exit.other)
+        }
+        var body = values
+        body["application"] = .string(application)
+        body["event"] = .string(event)
+        let target = "/api/live_activity_schemas/\(RegistryClient.pathSegment(attributesType))/\(version):check"
+        let (status, json, message) = client.post(target, body)
+        guard status == 200, let valid = json?["valid"]?.boolValue else {
+            Console.fail("HTTP \(status): \(message)", status: status == 400 ? 2 : Exit.other)
+        }
+        for problem in json?["problems"]?.arrayValue ?? [] {
+            let severity = problem["severity"]?.stringValue ?? "error"
+            Console.message("\(severity): \(problem["path"]?.stringValue ?? "-"): \(problem["message"]?.stringValue ?? "")")
+        }
+        if valid { print("valid") } else { exit(Exit.ruleFailed) }
+    }
+}
