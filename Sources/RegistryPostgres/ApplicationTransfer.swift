@@ -100,7 +100,10 @@ public struct ApplicationTransfer: Sendable {
 
     private func apply(_ document: ApplicationExport, to application: Application, _ connection: PGConnection) throws -> Outcome {
         var outcome = Outcome()
-        for type in document.types {
+        // Counter locks in one order (bytes, as the "C" collation sorts), whatever the file's
+        // order, so two imports cannot deadlock on each other.
+        let types = document.types.sorted { $0.attributesType.utf8.lexicographicallyPrecedes($1.attributesType.utf8) }
+        for type in types {
             let name = type.attributesType
             // The counter row first: the lock publishes take, then the rows under it.
             if try !connection.execute(Self.raiseCounter, [application.id, name, type.lastVersion]).rows.isEmpty {

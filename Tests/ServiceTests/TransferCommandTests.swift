@@ -146,6 +146,7 @@ import TestSupport
         (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[{"attributes_type":"T","last_version":1,"versions":[],"retired":[2]}],"policies":[]}"#, "types[0].retired[0]"),
         (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[],"policies":[{"attributes_type":"","mode":"sideways","enforce":"warn","oldest_supported_version":1}]}"#, "policies[0].mode"),
         (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[{"attributes_type":"T","last_version":1,"versions":[{"version":1,"json_schema":"[]","created":"2026-01-01T00:00:00Z","created_by":null}],"retired":[]}],"policies":[]}"#, "T version 1"),
+        (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[{"attributes_type":"T","last_version":1,"versions":[{"version":1,"json_schema":"{}","created":"yesterday","created_by":null}],"retired":[]}],"policies":[]}"#, "types[0].versions[0].created"),
     ])
     func aMalformedFileIsRefusedNamingThePathAndWritesNothing(document: String, path: String) throws {
         let target = try ServiceDatabase.make()

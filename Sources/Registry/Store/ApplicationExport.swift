@@ -124,11 +124,15 @@ extension ApplicationExport {
                 guard number <= last, numbers.insert(number).inserted else {
                     throw .invalidArgument("\(at).version: listed twice or above last_version")
                 }
+                let created = try Self.string(version["created"], "\(at).created")
+                guard created.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?Z/) != nil else {
+                    throw .invalidArgument("\(at).created: must be an RFC 3339 UTC time such as 2026-09-01T10:00:00.000000Z")
+                }
                 let createdBy: String? = if case .string(let by)? = version["created_by"] { by } else { nil }
                 versions.append(
                     LiveVersion(
                         version: number, jsonSchema: try Self.string(version["json_schema"], "\(at).json_schema"),
-                        created: try Self.string(version["created"], "\(at).created"), createdBy: createdBy))
+                        created: created, createdBy: createdBy))
             }
             var retired: [Int32] = []
             for (position, entry) in try Self.array(object["retired"], "\(path).retired").enumerated() {
