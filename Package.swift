@@ -18,6 +18,7 @@ let package = Package(
             name: "CMicroHTTPD",
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "RegistryPostgres", dependencies: ["Registry", "CLibPQ"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
@@ -29,7 +30,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "schema-registry",
-            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI"],
+            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI", "CCurl"],
             plugins: ["BuildInfoPlugin"]
         ),
         .executableTarget(name: "build-info-tool", path: "Sources/BuildInfoTool"),

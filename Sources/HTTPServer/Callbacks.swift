@@ -81,16 +81,40 @@ enum Callbacks {
         let pending = PendingAnswer()
         let accepted = context.handlerThreads.submit {
             let suspended = SuspendedConnection(suspending: connection)
-            return {
-                pending.set(context.handler(request))
-                suspended.resume()
-            }
+            return { deliver(context.handler(request), pending: pending, suspended: suspended, context: context) }
         }
         guard accepted else {
             return ResponseWriter.queue(context.rejection(.shuttingDown), on: connection, closeConnection: true)
         }
         state.pending = pending
         return .YES
+    }
+
+    /// Sends a handler's response, or parks the request in the waiting room with its connection
+    /// still suspended and no thread; when woken it runs on a handler thread again.
+    private static func deliver(
+        _ answer: HandlerAnswer, pending: PendingAnswer, suspended: SuspendedConnection, context: ServerContext
+    ) {
+        switch answer {
+        case .respond(let response):
+            pending.set(response)
+            suspended.resume()
+        case .wait(let waiting):
+            context.waitingRoom.park(waiting) { reason in
+                let accepted = context.handlerThreads.submit {
+                    {
+                        var next = waiting.then(reason)
+                        // A stopping server answers; it never parks a request twice.
+                        if reason == .answerNow, case .wait = next { next = .respond(context.rejection(.shuttingDown)) }
+                        deliver(next, pending: pending, suspended: suspended, context: context)
+                    }
+                }
+                if !accepted {
+                    pending.set(context.rejection(.shuttingDown))
+                    suspended.resume()
+                }
+            }
+        }
     }
 
     /// Releases the per-request state; called for every request the access handler has seen,

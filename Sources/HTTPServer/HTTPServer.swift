@@ -35,15 +35,31 @@ public final class HTTPServer: Sendable {
     ///     send it to `handler` on a handler thread. It must never block.
     ///   - handler: answers any request; may block.
     ///   - rejection: lets the application word refusals (413, 400, 503) like its other errors.
-    public init(
+    public convenience init(
         configuration: HTTPServerConfiguration,
         answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
+        self.init(
+            configuration: configuration, answerInline: answerInline, answering: { .respond(handler($0)) },
+            waitingRoom: WaitingRoom(capacity: 0), rejection: rejection)
+    }
+
+    /// A server whose handler may also answer "wait" (long polling): such requests are parked
+    /// in `waitingRoom`, holding no handler thread, until woken. Stopping the server answers
+    /// every parked request at once (`WakeReason.answerNow`).
+    public init(
+        configuration: HTTPServerConfiguration,
+        answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
+        answering handler: @escaping @Sendable (HTTPRequest) -> HandlerAnswer,
+        waitingRoom: WaitingRoom,
+        rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
+    ) {
         self.configuration = configuration
         self.context = ServerContext(
-            configuration: configuration, answerInline: answerInline, handler: handler, rejection: rejection)
+            configuration: configuration, answerInline: answerInline, handler: handler, waitingRoom: waitingRoom,
+            rejection: rejection)
     }
 
     deinit {
@@ -105,13 +121,15 @@ public final class HTTPServer: Sendable {
     }
 
     /// First step of a graceful shutdown: new connections are refused at once (the listening
-    /// sockets leave the SO_REUSEPORT group), requests in progress continue, and later answers
-    /// carry `Connection: close` so keep-alive clients reconnect elsewhere.
+    /// sockets leave the SO_REUSEPORT group), requests in progress continue, parked requests
+    /// answer now, and later answers carry `Connection: close` so keep-alive clients reconnect
+    /// elsewhere.
     public func quiesce() {
         lifecycle.withLock { state in
             guard state.phase == .running, !state.quiesced else { return }
             state.quiesced = true
             context.quiescing.store(true, ordering: .relaxed)
+            context.waitingRoom.stop()
             for daemon in state.daemons {
                 guard let fd = daemon.quiesce() else { continue }
                 // Without this, the kernel keeps queueing connections on the idle socket

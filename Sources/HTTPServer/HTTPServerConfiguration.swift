@@ -20,6 +20,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionMemoryLimitBytes: Int
     /// Idle connections are closed after this many seconds, and so are connections whose
     /// request takes longer than this to arrive (slow senders).
+    /// A request parked in the waiting room (long polling) is not idle: its connection is
+    /// suspended, which libmicrohttpd never times out, so a wait may be longer than this.
     public var connectionTimeoutSeconds: Int
     /// Per process; split evenly across the event loops (at least one each).
     public var connectionLimit: Int

@@ -6,7 +6,9 @@ final class ServerContext: Sendable {
     /// Answers from memory on the event loop, or nil when the request needs a handler thread.
     let answerInline: @Sendable (HTTPRequest) -> HTTPResponse?
     /// May block; runs on `handlerThreads`.
-    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let handler: @Sendable (HTTPRequest) -> HandlerAnswer
+    /// Where requests waiting for an event are parked without a thread.
+    let waitingRoom: WaitingRoom
     let rejection: @Sendable (HTTPRejection) -> HTTPResponse
     let maxBodyBytes: Int
     let requestLimits: RequestLimits
@@ -27,11 +29,13 @@ final class ServerContext: Sendable {
     init(
         configuration: HTTPServerConfiguration,
         answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
-        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+        handler: @escaping @Sendable (HTTPRequest) -> HandlerAnswer,
+        waitingRoom: WaitingRoom,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
         self.answerInline = answerInline
         self.handler = handler
+        self.waitingRoom = waitingRoom
         self.handlerThreads = HandlerThreads(count: configuration.workers)
         self.rejection = rejection
         self.maxBodyBytes = configuration.maxBodyBytes

@@ -15,23 +15,28 @@ public final class RegistryAPI: Sendable {
     private let caches: Caches
     private let reviews: Reviews
     public let metrics: Metrics
+    /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `applyChange`.
+    public let waitingRoom: WaitingRoom
 
     /// - Parameter operationalRoutes: serve `/healthz`, `/readyz` and `/metrics` here; false
     ///   when they have an admin listener of their own (see `operationsOnly`).
     public convenience init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
-        caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings()
+        caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings(),
+        waitingRoom: WaitingRoom = WaitingRoom(capacity: 1000)
     ) {
         self.init(
             store: store, clock: clock, logger: logger, metrics: metrics, caching: caching, reviewing: reviewing,
+            waitingRoom: waitingRoom,
             routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
     }
 
     private init(
         store: any SchemaStore, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
-        caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), routes: [Route]
+        caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), waitingRoom: WaitingRoom, routes: [Route]
     ) {
+        self.waitingRoom = waitingRoom
         caches = Caches(caching, clock: clock)
         reviews = Reviews(reviewing)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
@@ -68,6 +73,7 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.get),
         Route("PUT", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.set),
         Route("DELETE", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.remove),
+        Route("GET", "/api/changes", waitingHandler: ChangeHandlers.changes),
         Route("GET", "/panel", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.redirect),
         Route("GET", "/panel/{asset}", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.asset),
     ]
@@ -92,6 +98,7 @@ public final class RegistryAPI: Sendable {
         "POST /api/live_activities:preview": Permission(.read, "previewing a push"),
         "GET /api/applications": Permission(.read, "listing applications"),
         "GET /api/token": Permission(.read, "reading the token"),
+        "GET /api/changes": Permission(.read, "reading the change feed"),
         "GET /api/audit_events": Permission(.admin, "reading the audit trail"),
         "GET /api/applications/{application}/compatibility_policy": Permission(.read, "reading a compatibility policy"),
         "PUT /api/applications/{application}/compatibility_policy": Permission(.admin, "setting a compatibility policy"),
@@ -135,40 +142,78 @@ public final class RegistryAPI: Sendable {
     public static func operationsOnly(metrics: Metrics, operations: Operations, logger: Logger) -> RegistryAPI {
         RegistryAPI(
             store: NoStore(), clock: WallClock.now, logger: logger, metrics: metrics, caching: CacheSettings(),
-            routes: operationalRoutes(metrics, operations))
+            waitingRoom: WaitingRoom(capacity: 0), routes: operationalRoutes(metrics, operations))
     }
 
     /// Applies a `registry_changes` notification from another replica (or this one).
+    /// A change-feed payload (`feed|<application id>`) wakes that application's waiting
+    /// readers and leaves the caches alone.
     public func applyChange(notification payload: String) {
-        caches.apply(notification: payload)
+        if payload.utf8.starts(with: ChangeHandlers.wakeKeyPrefix.utf8) {
+            waitingRoom.wake(payload)
+        } else {
+            caches.apply(notification: payload)
+        }
     }
 
-    /// Forgets everything cached, for when notifications may have been missed.
+    /// Forgets everything cached, for when notifications may have been missed; waiting
+    /// readers look again for the same reason.
     public func flushCaches() {
         caches.flush()
+        waitingRoom.wakeAll()
     }
 
     /// Response-cache figures for metrics.
     public var cacheStatistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { caches.responses.statistics }
 
     /// Answers one request, with a request id, a metrics sample and one log line. May block.
+    /// A request that would wait for changes answers at once with what there is.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        respond(request, storage: store) ?? ErrorResponse.make(.internal())
+        answer(request).answeredNow
+    }
+
+    /// Answers one request like `handle`, or asks the server to park it until changes arrive
+    /// (`HTTPServer`'s waiting room); the request is logged once, when finally answered.
+    public func answer(_ request: HTTPRequest) -> HandlerAnswer {
+        respond(request, storage: store) ?? .respond(ErrorResponse.make(.internal()))
     }
 
     /// Answers from memory alone (cached versions and forms, panel files, errors found before
     /// the store is needed), or nil when the request needs `handle` on a handler thread.
     /// Never blocks: for an event loop.
     public func answerFromMemory(_ request: HTTPRequest) -> HTTPResponse? {
-        respond(request, storage: store.withoutStore)
+        guard case .respond(let response) = respond(request, storage: store.withoutStore) else { return nil }
+        return response
     }
 
-    private func respond(_ request: HTTPRequest, storage: Storage) -> HTTPResponse? {
+    private func respond(_ request: HTTPRequest, storage: Storage) -> HandlerAnswer? {
         let started = WallClock.now()
         let requestID = RequestID.accept(request.header("x-request-id"))
         let notes = CallNotes(requestID: requestID)
         guard let (answered, route) = answer(request, storage: storage, notes: notes) else { return nil }
+        return finish(answered, request: request, route: route, notes: notes, started: started)
+    }
+
+    /// Logs and counts a response; a parked request is logged when it is answered.
+    private func finish(_ answer: HandlerAnswer, request: HTTPRequest, route: String, notes: CallNotes, started: Double)
+        -> HandlerAnswer
+    {
+        switch answer {
+        case .respond(let response):
+            return .respond(finish(response, request: request, route: route, notes: notes, started: started))
+        case .wait(let waiting):
+            return .wait(
+                WaitRequest(ticket: waiting.ticket, deadline: waiting.deadline) { [self] reason in
+                    finish(waiting.then(reason), request: request, route: route, notes: notes, started: started)
+                })
+        }
+    }
+
+    private func finish(_ answered: HTTPResponse, request: HTTPRequest, route: String, notes: CallNotes, started: Double)
+        -> HTTPResponse
+    {
         var response = answered
+        let requestID = notes.requestID
         response.headers.append((name: "X-Request-Id", value: requestID))
         response.headers.append(Self.noSniff)
         let seconds = WallClock.now() - started
@@ -212,15 +257,15 @@ public final class RegistryAPI: Sendable {
     }
 
     /// nil when `storage` is memory-only and the request needs the store.
-    private func answer(_ request: HTTPRequest, storage: Storage, notes: CallNotes) -> (HTTPResponse, route: String)? {
+    private func answer(_ request: HTTPRequest, storage: Storage, notes: CallNotes) -> (HandlerAnswer, route: String)? {
         guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            return (ErrorResponse.make(.invalidArgument("request path: must be percent-encoded ASCII without spaces")), "unmatched")
+            return (.respond(ErrorResponse.make(.invalidArgument("request path: must be percent-encoded ASCII without spaces"))), "unmatched")
         }
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
-            return (ErrorResponse.make(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))")), "unmatched")
+            return (.respond(ErrorResponse.make(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))"))), "unmatched")
         case .methodNotAllowed(let allow):
-            return (ErrorResponse.make(.methodNotAllowed("method \(ClientText.shown(request.method)) is not allowed here", allow: allow)), "unmatched")
+            return (.respond(ErrorResponse.make(.methodNotAllowed("method \(ClientText.shown(request.method)) is not allowed here", allow: allow))), "unmatched")
         case .matched(let match):
             if storage.memoryOnly && !match.route.triesMemoryFirst { return nil }
             do {
@@ -231,13 +276,13 @@ public final class RegistryAPI: Sendable {
                 if error.httpStatus >= 500 {
                     logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
                 }
-                return (ErrorResponse.make(error), match.route.template.text)
+                return (.respond(ErrorResponse.make(error)), match.route.template.text)
             }
         }
     }
 
     private func dispatch(_ request: HTTPRequest, _ match: Router.Match, storage: Storage, notes: CallNotes)
-        throws(RegistryError) -> HTTPResponse
+        throws(RegistryError) -> HandlerAnswer
     {
         var token: TokenGrant?
         if match.route.requiresToken {
@@ -250,7 +295,8 @@ public final class RegistryAPI: Sendable {
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
             token: token, permission: match.route.permission, store: storage, clock: clock, notes: notes, metrics: metrics,
-            caches: caches, reviews: reviews)
-        return try match.route.handler(call)
+            caches: caches, reviews: reviews, waitingRoom: waitingRoom)
+        if let waitingHandler = match.route.waitingHandler { return try waitingHandler(call) }
+        return .respond(try match.route.handler(call))
     }
 }

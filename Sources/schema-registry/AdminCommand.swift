@@ -16,6 +16,8 @@ enum AdminCommand {
         "revoke-token": CommandSyntax(command: "admin revoke-token", positionals: ["TOKEN_ID"]),
         "list-applications": CommandSyntax(command: "admin list-applications", options: [.value("account")]),
         "list-tokens": CommandSyntax(command: "admin list-tokens", options: [.value("account")]),
+        "export": CommandSyntax(command: "admin export", options: [.value("application"), .value("out")]),
+        "import": CommandSyntax(command: "admin import", positionals: ["FILE"], options: [.value("application"), .flag("dry-run")]),
     ]
 
     static func run(_ words: [String], environment: [String: String]) throws {
@@ -50,6 +52,10 @@ enum AdminCommand {
             for token in try admin.listTokens(accountID: arguments.integerOption("account")) {
                 print(tokenLine(token))
             }
+        case "export":
+            try TransferCommands.export(arguments, transfer: ApplicationTransfer(pool: pool))
+        case "import":
+            try TransferCommands.importing(arguments, transfer: ApplicationTransfer(pool: pool))
         default:
             preconditionFailure("every action in `actions` is handled above")
         }

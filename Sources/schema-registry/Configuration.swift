@@ -34,6 +34,7 @@ struct Configuration: Sendable {
     var compatibilityMaxVersions: Int
     /// CPU-heavy requests (publish, dry run, uncached forms of large schemas) run at once.
     var maxHeavyRequests: Int
+    var maxWaitingRequests: Int
 
     /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
     static let variables: [(name: String, meaning: String)] = [
@@ -60,6 +61,7 @@ struct Configuration: Sendable {
         ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
         ("REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first (default 100)"),
         ("REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs and uncached large forms running at once (default: one per core)"),
+        ("REGISTRY_MAX_WAITING_REQUESTS", "change-feed requests that may wait at once; more are 503 (default 1000)"),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -99,7 +101,8 @@ struct Configuration: Sendable {
             },
             compatibilityMaxVersions: try reader.integer("REGISTRY_COMPATIBILITY_MAX_VERSIONS", default: 100, range: 1...10_000),
             maxHeavyRequests: try reader.integer(
-                "REGISTRY_MAX_HEAVY_REQUESTS", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
+                "REGISTRY_MAX_HEAVY_REQUESTS", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256),
+            maxWaitingRequests: try reader.integer("REGISTRY_MAX_WAITING_REQUESTS", default: 1000, range: 0...100_000)
         )
     }
 
@@ -124,6 +127,7 @@ struct Configuration: Sendable {
             ("audit_retention_days", auditRetentionDays.map(String.init) ?? "for ever"),
             ("compatibility_max_versions", String(compatibilityMaxVersions)),
             ("max_heavy_requests", String(maxHeavyRequests)),
+            ("max_waiting_requests", String(maxWaitingRequests)),
         ]
     }
 }

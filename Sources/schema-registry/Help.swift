@@ -18,7 +18,17 @@ enum Help {
             "list tokens (id, account, scope, applications, name, created, expires, last used, revoked; never secrets)"
         ),
         ("admin audit [--account ID] [--since TIME]", "print audit events oldest first, one JSON object per line"),
+        ("admin export --application CODE [--out FILE]", "write an application's versions, retired numbers and policies as JSON"),
+        ("admin import --application CODE FILE [--dry-run]", "apply an export in one transaction; conflicts write nothing (exit 1)"),
         ("schema-from-swift FILE.swift --type NAME", "print the jsonSchema of an ActivityAttributes type"),
+        (
+            "publish --url URL --token-file F --application CODE --type NAME (--swift FILE | --schema FILE) [--if-changed] [--require-compatible]",
+            "publish a schema from CI; prints the version (exit 0; 3 incompatible, 4 schema rule, 2 usage, 1 other)"
+        ),
+        (
+            "check-values --url URL --token-file F --application CODE --type NAME --version N --event E FILE",
+            "check contentState/attributes values against a version (exit 0 valid, 4 invalid)"
+        ),
         ("version", "print the version and git commit"),
         ("help", "print this text"),
     ]

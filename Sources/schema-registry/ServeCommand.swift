@@ -40,7 +40,8 @@ enum ServeCommand {
             reviewing: ReviewSettings(
                 maxComparedVersions: configuration.compatibilityMaxVersions,
                 concurrentHeavyRequests: configuration.maxHeavyRequests,
-                waitingHeavyRequests: max(1, configuration.httpWorkers / 2 - configuration.maxHeavyRequests)))
+                waitingHeavyRequests: max(1, configuration.httpWorkers / 2 - configuration.maxHeavyRequests)),
+            waitingRoom: WaitingRoom(capacity: configuration.maxWaitingRequests))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],
@@ -49,7 +50,7 @@ enum ServeCommand {
         var servers = [
             HTTPServer(
                 configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
-                answerInline: api.answerFromMemory, handler: api.handle, rejection: api.reject)
+                answerInline: api.answerFromMemory, answering: api.answer, waitingRoom: api.waitingRoom, rejection: api.reject)
         ]
         if let admin = configuration.adminListen {
             let operationsAPI = RegistryAPI.operationsOnly(metrics: metrics, operations: operations, logger: logger)
@@ -124,6 +125,9 @@ enum ServeCommand {
             Gauge("registry_db_pool_size", "Most PostgreSQL connections the pool keeps.", value: Double(stats.size)),
             Gauge("registry_db_pool_in_use", "Pooled connections serving a request now.", value: Double(stats.inUse)),
             Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),
+            Gauge(
+                "registry_waiting_requests", "Change-feed requests parked until a change or their deadline (no thread, no connection).",
+                value: Double(api?.waitingRoom.count ?? 0)),
             Gauge(
                 "registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version, "commit": BuildInfo.commit],
                 value: 1),

@@ -16,6 +16,8 @@ do {
         try MigrateCommand.run(environment: environment)
     case "admin": try AdminCommand.run(Array(rest), environment: environment)
     case "schema-from-swift": try SchemaFromSwiftCommand.run(try SchemaFromSwiftCommand.syntax.parse(rest))
+    case "publish": try PublishCommand.run(try PublishCommand.syntax.parse(rest), environment: environment)
+    case "check-values": try CheckValuesCommand.run(try CheckValuesCommand.syntax.parse(rest), environment: environment)
     case "version":
         _ = try CommandSyntax(command: "version").parse(rest)
         print(BuildInfo.versionLine)

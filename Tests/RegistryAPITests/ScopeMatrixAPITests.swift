@@ -60,6 +60,7 @@ import TestSupport
         },
         "GET /api/applications": Case(scope: .read) { _, _ in ("GET", "/api/applications", nil) },
         "GET /api/token": Case(scope: .read) { _, _ in ("GET", "/api/token", nil) },
+        "GET /api/changes": Case(scope: .read) { t, _ in ("GET", "/api/changes?application=\(t.code)", nil) },
         "GET /api/audit_events": Case(scope: .admin) { t, _ in ("GET", "/api/audit_events?application=\(t.code)", nil) },
         "GET /api/applications/{application}/compatibility_policy": Case(scope: .read) { t, _ in
             ("GET", "/api/applications/\(t.code)/compatibility_policy", nil)

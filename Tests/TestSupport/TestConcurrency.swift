@@ -43,3 +43,25 @@ public enum TestPorts {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+/// Work started on a thread of its own now, whose outcome `result()` waits for: a request
+/// left waiting while the test goes on.
+public final class Background<T: Sendable>: Sendable {
+    private let outcome = Mutex<Result<T, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(_ body: @escaping @Sendable () throws -> T) {
+        Thread.detachNewThread { [self] in
+            let result = Result { try body() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+    }
+
+    /// Waits for the work to end and returns what it returned (or rethrows).
+    public func result() throws -> T {
+        done.wait()
+        done.signal()
+        return try outcome.withLock { $0! }.get()
+    }
+}

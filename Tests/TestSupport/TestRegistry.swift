@@ -46,8 +46,8 @@ public final class TestRegistry: Sendable {
             onNotification: { api.applyChange(notification: $0) }, onReconnect: { api.flushCaches() })
         listener.start()
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(workers: workers), answerInline: api.answerFromMemory, handler: api.handle,
-            rejection: api.reject)
+            configuration: HTTPServerConfiguration(workers: workers), answerInline: api.answerFromMemory, answering: api.answer,
+            waitingRoom: api.waitingRoom, rejection: api.reject)
         try server.start()
     }
 

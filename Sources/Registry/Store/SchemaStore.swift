@@ -84,6 +84,13 @@ public protocol SchemaStore: Sendable {
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
     ) throws -> FindOrPublish
+
+    /// The application's change events after `cursor`, oldest first, at most `limit`: only
+    /// those every earlier transaction has already committed, so none is ever skipped.
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage
+
+    /// The position of "now": every event final at this moment is before it.
+    func currentChangeCursor() throws -> ChangeCursor
 }
 
 extension SchemaStore {

@@ -48,7 +48,10 @@ final class Caches: Sendable {
     }
 
     /// Applies one `registry_changes` notification (see migrations 0003 and 0009); unknown
-    /// payloads flush everything, the safe reading of a message we do not understand.
+    /// payloads flush everything, the safe reading of a message we do not understand. Change-feed
+    /// wake-ups (`feed|…`, migration 0008) never get here: `RegistryAPI.applyChange` sends them
+    /// to the waiting room, and what caches must forget arrives in the schema_published /
+    /// schema_deleted notification of the same change.
     func apply(notification payload: String) {
         let parts = payload.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         switch parts.first {
@@ -65,10 +68,6 @@ final class Caches: Sendable {
             }
         case "token_revoked":
             tokens.removeAll()
-        case "feed":
-            // Wakes change-feed readers (migration 0008); what caches must forget arrives in
-            // the schema_published / schema_deleted notification of the same change.
-            break
         default:
             flush()
         }

@@ -47,4 +47,6 @@ struct FieldName: Sendable {
     static let mode = FieldName("mode")
     static let enforce = FieldName("enforce")
     static let oldestSupportedVersion = FieldName("oldestSupportedVersion", "oldest_supported_version")
+    static let after = FieldName("after")
+    static let wait = FieldName("wait")
 }

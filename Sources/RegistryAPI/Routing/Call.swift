@@ -28,6 +28,8 @@ struct Call: Sendable {
     var actor: AuditActor {
         AuditActor(kind: .token, tokenID: token?.id, tokenName: token?.name ?? "", requestID: notes.requestID)
     }
+    /// Where requests waiting for changes park.
+    let waitingRoom: WaitingRoom
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     func pathAttributesType() throws(RegistryError) -> String {

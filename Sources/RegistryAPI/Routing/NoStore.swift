@@ -37,4 +37,6 @@ struct NoStore: SchemaStore {
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
     ) throws -> FindOrPublish { throw unavailable() }
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage { throw unavailable() }
+    func currentChangeCursor() throws -> ChangeCursor { throw unavailable() }
 }

@@ -24,6 +24,21 @@ struct Route: Sendable {
         return copy
     }
 
+    /// For routes that may wait for an event (long polling): answers or parks the request.
+    /// Such a route's `handler` answers at once instead, for callers that cannot park.
+    let waitingHandler: WaitingHandler?
+
+    typealias WaitingHandler = @Sendable (Call) throws(RegistryError) -> HandlerAnswer
+
+    init(_ method: String, _ template: String, waitingHandler: @escaping WaitingHandler) {
+        self.method = method
+        self.template = PathTemplate(template)
+        self.requiresToken = true
+        self.triesMemoryFirst = false
+        self.waitingHandler = waitingHandler
+        self.handler = { call throws(RegistryError) in try waitingHandler(call).answeredNow }
+    }
+
     init(
         _ method: String, _ template: String, requiresToken: Bool = true, triesMemoryFirst: Bool = false,
         handler: @escaping Handler
@@ -33,5 +48,16 @@ struct Route: Sendable {
         self.requiresToken = requiresToken
         self.triesMemoryFirst = triesMemoryFirst
         self.handler = handler
+        self.waitingHandler = nil
+    }
+}
+
+extension HandlerAnswer {
+    /// The response, after waking a parked request with `.answerNow` as often as needed.
+    var answeredNow: HTTPResponse {
+        var answer = self
+        while case .wait(let waiting) = answer { answer = waiting.then(.answerNow) }
+        guard case .respond(let response) = answer else { fatalError("unreachable") }
+        return response
     }
 }

@@ -151,6 +151,14 @@ struct Storage: Sendable {
                 comparing: comparison, once: claim, response: response)
         }
     }
+
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws(RegistryError) -> ChangePage {
+        try run { try store.changes(application: application, after: cursor, limit: limit) }
+    }
+
+    func currentChangeCursor() throws(RegistryError) -> ChangeCursor {
+        try run { try store.currentChangeCursor() }
+    }
 }
 
 extension RegistryError {

@@ -1,0 +1,183 @@
+/// Everything of one application that moves between environments (staging → production):
+/// each type's live versions (text byte for byte, creation time, publisher), its retired
+/// (deleted) numbers and its version counter, and the compatibility policies. Tokens,
+/// accounts and idempotency keys stay behind.
+public struct ApplicationExport: Sendable, Equatable {
+    public static let format = "live-activity-schema-registry-export"
+    public static let formatVersion = 1
+
+    public struct LiveVersion: Sendable, Equatable {
+        public let version: Int32
+        public let jsonSchema: String
+        /// RFC 3339 UTC with microseconds.
+        public let created: String
+        /// Who published it (a token's name); nil when not recorded.
+        public let createdBy: String?
+        public init(version: Int32, jsonSchema: String, created: String, createdBy: String?) {
+            self.version = version
+            self.jsonSchema = jsonSchema
+            self.created = created
+            self.createdBy = createdBy
+        }
+    }
+
+    public struct TypeHistory: Sendable, Equatable {
+        public let attributesType: String
+        /// The highest number ever handed out; the next publish gets one more.
+        public let lastVersion: Int32
+        public let versions: [LiveVersion]
+        public let retired: [Int32]
+        public init(attributesType: String, lastVersion: Int32, versions: [LiveVersion], retired: [Int32]) {
+            self.attributesType = attributesType
+            self.lastVersion = lastVersion
+            self.versions = versions
+            self.retired = retired
+        }
+    }
+
+    public struct Policy: Sendable, Equatable {
+        /// Empty for the application's own policy.
+        public let attributesType: String
+        public let mode: String
+        public let enforce: String
+        public let oldestSupportedVersion: Int32
+        public init(attributesType: String, mode: String, enforce: String, oldestSupportedVersion: Int32) {
+            self.attributesType = attributesType
+            self.mode = mode
+            self.enforce = enforce
+            self.oldestSupportedVersion = oldestSupportedVersion
+        }
+    }
+
+    /// The code of the application exported (the import names its own target).
+    public let application: String
+    public let types: [TypeHistory]
+    public let policies: [Policy]
+
+    public init(application: String, types: [TypeHistory], policies: [Policy]) {
+        self.application = application
+        self.types = types
+        self.policies = policies
+    }
+}
+
+// MARK: - JSON
+
+extension ApplicationExport {
+    public var json: JSONValue {
+        .object([
+            "format": .string(Self.format),
+            "format_version": .number(String(Self.formatVersion)),
+            "application": .string(application),
+            "types": .array(types.map { type in
+                .object([
+                    "attributes_type": .string(type.attributesType),
+                    "last_version": .number(String(type.lastVersion)),
+                    "versions": .array(type.versions.map { version in
+                        .object([
+                            "version": .number(String(version.version)),
+                            "json_schema": .string(version.jsonSchema),
+                            "created": .string(version.created),
+                            "created_by": version.createdBy.map(JSONValue.string) ?? .null,
+                        ])
+                    }),
+                    "retired": .array(type.retired.map { .number(String($0)) }),
+                ])
+            }),
+            "policies": .array(policies.map { policy in
+                .object([
+                    "attributes_type": .string(policy.attributesType),
+                    "mode": .string(policy.mode),
+                    "enforce": .string(policy.enforce),
+                    "oldest_supported_version": .number(String(policy.oldestSupportedVersion)),
+                ])
+            }),
+        ])
+    }
+
+    /// Reads an export document, checking its shape and that its numbers are consistent
+    /// (each number once per type, none above `last_version`); errors name the path.
+    public init(json: JSONValue) throws(RegistryError) {
+        guard let root = json.objectValue else { throw .invalidArgument("export: must be a JSON object") }
+        guard root["format"]?.stringValue == Self.format else {
+            throw .invalidArgument("format: must be \"\(Self.format)\"")
+        }
+        guard root["format_version"]?.integerLexemeValue == Self.formatVersion else {
+            throw .invalidArgument("format_version: must be \(Self.formatVersion)")
+        }
+        application = try Self.string(root["application"], "application")
+        var types: [TypeHistory] = []
+        var seenTypes = Set<[UInt8]>()
+        for (index, item) in try Self.array(root["types"], "types").enumerated() {
+            let path = "types[\(index)]"
+            guard let object = item.objectValue else { throw .invalidArgument("\(path): must be an object") }
+            let name = try Self.string(object["attributes_type"], "\(path).attributes_type")
+            try AttributesTypeName.validate(name, field: "\(path).attributes_type")
+            guard seenTypes.insert(Array(name.utf8)).inserted else { throw .invalidArgument("\(path).attributes_type: listed twice") }
+            let last = try Self.number(object["last_version"], "\(path).last_version")
+            var numbers = Set<Int32>()
+            var versions: [LiveVersion] = []
+            for (position, entry) in try Self.array(object["versions"], "\(path).versions").enumerated() {
+                let at = "\(path).versions[\(position)]"
+                guard let version = entry.objectValue else { throw .invalidArgument("\(at): must be an object") }
+                let number = try Self.number(version["version"], "\(at).version")
+                guard number <= last, numbers.insert(number).inserted else {
+                    throw .invalidArgument("\(at).version: listed twice or above last_version")
+                }
+                let created = try Self.string(version["created"], "\(at).created")
+                guard created.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?Z/) != nil else {
+                    throw .invalidArgument("\(at).created: must be an RFC 3339 UTC time such as 2026-09-01T10:00:00.000000Z")
+                }
+                let createdBy: String? = if case .string(let by)? = version["created_by"] { by } else { nil }
+                versions.append(
+                    LiveVersion(
+                        version: number, jsonSchema: try Self.string(version["json_schema"], "\(at).json_schema"),
+                        created: created, createdBy: createdBy))
+            }
+            var retired: [Int32] = []
+            for (position, entry) in try Self.array(object["retired"], "\(path).retired").enumerated() {
+                let number = try Self.number(entry, "\(path).retired[\(position)]")
+                guard number <= last, numbers.insert(number).inserted else {
+                    throw .invalidArgument("\(path).retired[\(position)]: listed twice or above last_version")
+                }
+                retired.append(number)
+            }
+            types.append(TypeHistory(attributesType: name, lastVersion: last, versions: versions, retired: retired))
+        }
+        var policies: [Policy] = []
+        for (index, item) in try Self.array(root["policies"], "policies").enumerated() {
+            let path = "policies[\(index)]"
+            guard let object = item.objectValue else { throw .invalidArgument("\(path): must be an object") }
+            let mode = try Self.string(object["mode"], "\(path).mode")
+            guard ["none", "backward", "backward_transitive"].contains(mode) else {
+                throw .invalidArgument("\(path).mode: must be none, backward or backward_transitive")
+            }
+            let enforce = try Self.string(object["enforce"], "\(path).enforce")
+            guard ["warn", "reject"].contains(enforce) else { throw .invalidArgument("\(path).enforce: must be warn or reject") }
+            policies.append(
+                Policy(
+                    attributesType: try Self.string(object["attributes_type"], "\(path).attributes_type"),
+                    mode: mode, enforce: enforce,
+                    oldestSupportedVersion: try Self.number(object["oldest_supported_version"], "\(path).oldest_supported_version")))
+        }
+        self.types = types
+        self.policies = policies
+    }
+
+    private static func string(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {
+        guard let text = value?.stringValue else { throw .invalidArgument("\(path): must be a string") }
+        return text
+    }
+
+    private static func array(_ value: JSONValue?, _ path: String) throws(RegistryError) -> [JSONValue] {
+        guard let items = value?.arrayValue else { throw .invalidArgument("\(path): must be an array") }
+        return items
+    }
+
+    private static func number(_ value: JSONValue?, _ path: String) throws(RegistryError) -> Int32 {
+        guard let number = value?.integerLexemeValue, (1...Int(Int32.max)).contains(number) else {
+            throw .invalidArgument("\(path): must be an integer from 1 to 2147483647")
+        }
+        return Int32(number)
+    }
+}

@@ -1,0 +1,105 @@
+import HTTPServer
+import Registry
+
+/// `GET /api/changes`: an application's change feed. Without `after` it starts at the
+/// beginning; `after=now` starts at the present; otherwise after a cursor from an earlier
+/// answer. With `wait=N` and nothing new, the request parks (no thread, no database
+/// connection) until a change of the application commits on any replica or N seconds pass.
+enum ChangeHandlers {
+    static let maxWaitSeconds = 60
+    static let defaultPageSize = 100
+    static let maxPageSize = 1000
+    /// Committed events held back by an older transaction still running are looked for again
+    /// after this long: that transaction's end sends no notification when it changed nothing.
+    static let pendingRetry = Duration.milliseconds(100)
+    /// The notification payload, and waiting-room key, of an application's changes:
+    /// `feed|<application id>` (migration 0008).
+    static let wakeKeyPrefix = "feed|"
+
+    static func changes(_ call: Call) throws(RegistryError) -> HandlerAnswer {
+        let code = try call.query.requiredString(.application)
+        let after = try call.query.string(.after) ?? ""
+        let waitSeconds = try integer(call.query.string(.wait), .wait, range: 0...maxWaitSeconds, default: 0)
+        let pageSize = try integer(call.query.string(.pageSize), .pageSize, range: 1...maxPageSize, default: defaultPageSize)
+        let requested: ChangeCursor? = after.isEmpty || after == "now" ? nil : try ChangeCursorToken.decode(after)
+        let application = try call.application(code: code)
+        let cursor: ChangeCursor
+        if let requested {
+            cursor = requested
+        } else {
+            cursor = after == "now" ? try call.store.currentChangeCursor() : .start
+        }
+        let reader = Reader(
+            call: call, application: application, cursor: cursor, pageSize: pageSize,
+            deadline: .now + .seconds(waitSeconds))
+        return try reader.look(firstTime: true)
+    }
+
+    /// One waiting reader; `look` runs once per wake.
+    private struct Reader: Sendable {
+        let call: Call
+        let application: Application
+        let cursor: ChangeCursor
+        let pageSize: Int
+        let deadline: ContinuousClock.Instant
+
+        var key: String { "\(wakeKeyPrefix)\(application.id)" }
+
+        /// Answers with the events after the cursor, or parks when there are none yet and the
+        /// deadline is ahead. The ticket is taken before reading, so a change committing
+        /// between the read and the parking wakes the request at once.
+        func look(firstTime: Bool) throws(RegistryError) -> HandlerAnswer {
+            let ticket = call.waitingRoom.ticket(key)
+            let page = try call.store.changes(application: application, after: cursor, limit: pageSize)
+            let now = ContinuousClock.now
+            guard page.events.isEmpty, now < deadline else { return .respond(response(page)) }
+            let wakeAt = page.pending ? min(deadline, now + pendingRetry) : deadline
+            return .wait(
+                WaitRequest(ticket: ticket, deadline: wakeAt) { reason in
+                    do throws(RegistryError) {
+                        switch reason {
+                        case .notified, .deadline:
+                            return try look(firstTime: false)
+                        case .full where firstTime:
+                            return .respond(ErrorResponse.make(tooManyWaiting))
+                        case .full, .answerNow:
+                            return .respond(response(try call.store.changes(application: application, after: cursor, limit: pageSize)))
+                        }
+                    } catch {
+                        return .respond(ErrorResponse.make(error))
+                    }
+                })
+        }
+
+        func response(_ page: ChangePage) -> HTTPResponse {
+            let next = page.events.last?.cursor ?? cursor
+            let events: [JSONValue] = page.events.map { event in
+                [
+                    "kind": .string(event.kind.rawValue),
+                    "attributes_type": event.attributesType.map(JSONValue.string) ?? .null,
+                    "version": event.version.map { .number(String($0)) } ?? .null,
+                    "at": .string(event.at),
+                ]
+            }
+            return JSONResponse.make([
+                "events": .array(events), "cursor": .string(ChangeCursorToken.encode(next)), "more": .bool(page.more),
+            ])
+        }
+    }
+
+    static let tooManyWaiting = RegistryError(
+        code: .unavailable, httpStatus: 503, message: "wait: too many requests are waiting for changes; retry shortly",
+        headers: [("Retry-After", "1")])
+
+    /// An optional integer query parameter within `range`.
+    private static func integer(_ text: String?, _ field: FieldName, range: ClosedRange<Int>, default value: Int)
+        throws(RegistryError) -> Int
+    {
+        guard let text, !text.isEmpty else { return value }
+        guard text.utf8.count <= 10, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(text), range.contains(number)
+        else {
+            throw .invalidArgument("\(field.camel): must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

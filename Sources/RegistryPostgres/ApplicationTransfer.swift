@@ -1,0 +1,232 @@
+import Registry
+
+/// Export and import of one application's versions, retired numbers, counters and policies
+/// (`schema-registry admin export|import`).
+///
+/// An import is one transaction that holds each type's counter row, the lock every publish
+/// takes first, so publishes on live replicas wait for it instead of racing it. Numbers are
+/// kept as they were; a number already present with other content (another text, or deleted
+/// on one side only) is a conflict, and any conflict writes nothing. Importing what is already
+/// there writes nothing either, not even an audit event.
+public struct ApplicationTransfer: Sendable {
+    public let pool: ConnectionPool
+
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    /// What an import did or, with conflicts or in a dry run, would have done.
+    public struct Outcome: Sendable, Equatable {
+        /// One line per conflicting number, naming the type and version.
+        public var conflicts: [String] = []
+        public var versionsAdded = 0
+        public var retiredAdded = 0
+        public var countersRaised = 0
+        public var policiesChanged = 0
+
+        public var changesAnything: Bool { versionsAdded + retiredAdded + countersRaised + policiesChanged > 0 }
+    }
+
+    public func export(applicationCode code: String) throws -> ApplicationExport {
+        try pool.perform(.read) { connection in
+            // One snapshot for all reads, so the document is consistent.
+            try connection.simpleQuery("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { if connection.isUsable { _ = try? connection.simpleQuery("ROLLBACK") } }
+            let application = try Self.application(code, connection)
+            var versions: [String: (live: [ApplicationExport.LiveVersion], retired: [Int32])] = [:]
+            for row in try connection.execute(Self.exportVersions, [application.id]).rows {
+                let type = try row.string(0)
+                let number = try row.int32(1)
+                if let text = try row.optionalString(2) {
+                    let live = ApplicationExport.LiveVersion(
+                        version: number, jsonSchema: text, created: try row.string(3), createdBy: try row.optionalString(4))
+                    versions[type, default: ([], [])].live.append(live)
+                } else {
+                    versions[type, default: ([], [])].retired.append(number)
+                }
+            }
+            let types = try connection.execute(Self.exportCounters, [application.id]).rows.map { row in
+                let type = try row.string(0)
+                return ApplicationExport.TypeHistory(
+                    attributesType: type, lastVersion: try row.int32(1), versions: versions[type]?.live ?? [],
+                    retired: versions[type]?.retired ?? [])
+            }
+            let policies = try connection.execute(Self.exportPolicies, [application.id]).rows.map { row in
+                ApplicationExport.Policy(
+                    attributesType: try row.string(0), mode: try row.string(1), enforce: try row.string(2),
+                    oldestSupportedVersion: try row.int32(3))
+            }
+            return ApplicationExport(application: application.code, types: types, policies: policies)
+        }
+    }
+
+    /// Applies `document` to the application `code` in one transaction, committed only when
+    /// there is no conflict, something changes, and this is not a dry run. The audit event
+    /// (actor `cli`, action `import`) commits with it.
+    public func importing(_ document: ApplicationExport, intoApplicationCode code: String, dryRun: Bool) throws -> Outcome {
+        for type in document.types {
+            for version in type.versions {
+                do {
+                    _ = try SchemaRules.validate(version.jsonSchema)
+                } catch {
+                    throw RegistryError.invalidArgument("\(type.attributesType) version \(version.version): \(error.message)")
+                }
+            }
+        }
+        return try pool.perform(.never) { connection in
+            try connection.simpleQuery("BEGIN")
+            do {
+                let application = try Self.application(code, connection)
+                let outcome = try apply(document, to: application, connection)
+                if dryRun || !outcome.conflicts.isEmpty || !outcome.changesAnything {
+                    try connection.simpleQuery("ROLLBACK")
+                } else {
+                    let details: JSONObject = [
+                        "from_application": .string(document.application),
+                        "versions_added": .number(String(outcome.versionsAdded)),
+                        "retired_added": .number(String(outcome.retiredAdded)),
+                        "policies_changed": .number(String(outcome.policiesChanged)),
+                    ]
+                    try AuditLog.record(
+                        AuditRecord(
+                            accountID: application.accountID, actor: .cli, action: .import, applicationID: application.id,
+                            details: details),
+                        on: connection)
+                    try connection.simpleQuery("COMMIT")
+                }
+                return outcome
+            } catch {
+                if connection.isUsable { _ = try? connection.simpleQuery("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    private func apply(_ document: ApplicationExport, to application: Application, _ connection: PGConnection) throws -> Outcome {
+        var outcome = Outcome()
+        // Counter locks in one order (bytes, as the "C" collation sorts), whatever the file's
+        // order, so two imports cannot deadlock on each other.
+        let types = document.types.sorted { $0.attributesType.utf8.lexicographicallyPrecedes($1.attributesType.utf8) }
+        for type in types {
+            let name = type.attributesType
+            // The counter row first: the lock publishes take, then the rows under it.
+            if try !connection.execute(Self.raiseCounter, [application.id, name, type.lastVersion]).rows.isEmpty {
+                outcome.countersRaised += 1
+            }
+            var existing: [Int32: Existing] = [:]
+            for row in try connection.execute(Self.existingVersions, [application.id, name]).rows {
+                existing[try row.int32(0)] = try row.optionalString(1).map { .live(Array($0.utf8)) } ?? .retired
+            }
+            for version in type.versions {
+                switch existing[version.version] {
+                case nil:
+                    try connection.execute(
+                        Self.insertLive, [application.id, name, version.version, version.jsonSchema, version.created, version.createdBy])
+                    outcome.versionsAdded += 1
+                case .live(let text)? where text == Array(version.jsonSchema.utf8):
+                    break
+                case .live?:
+                    outcome.conflicts.append("\(name) version \(version.version): exists here with other content")
+                case .retired?:
+                    outcome.conflicts.append("\(name) version \(version.version): deleted here, live in the file")
+                }
+            }
+            for number in type.retired {
+                switch existing[number] {
+                case nil:
+                    try connection.execute(Self.insertRetired, [application.id, name, number])
+                    outcome.retiredAdded += 1
+                case .retired?:
+                    break
+                case .live?:
+                    outcome.conflicts.append("\(name) version \(number): live here, deleted in the file")
+                }
+            }
+        }
+        for policy in document.policies {
+            let parameters: [(any PGParameter)?] = [
+                application.id, policy.attributesType, policy.mode, policy.enforce, policy.oldestSupportedVersion,
+            ]
+            if try !connection.execute(Self.upsertPolicy, parameters).rows.isEmpty { outcome.policiesChanged += 1 }
+        }
+        return outcome
+    }
+
+    /// A number already taken in the target: its text as bytes, or deleted.
+    private enum Existing {
+        case live([UInt8])
+        case retired
+    }
+
+    private static func application(_ code: String, _ connection: PGConnection) throws -> Application {
+        guard let row = try connection.execute(PostgresSchemaStore.applicationByCode, [code]).rows.first else {
+            throw RegistryError.notFound("application \(JSONWriter.string(.string(code))) not found")
+        }
+        return try Application(row: row)
+    }
+
+    // MARK: - SQL
+
+    static let exportVersions = PGStatement(
+        "transfer_export_versions",
+        """
+        SELECT attributes_type, version, json_schema,
+               to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), created_by
+        FROM schema_versions WHERE application_id = $1::bigint
+        ORDER BY attributes_type, version
+        """)
+
+    static let exportCounters = PGStatement(
+        "transfer_export_counters",
+        "SELECT attributes_type, last_version FROM schema_version_counters WHERE application_id = $1::bigint ORDER BY attributes_type")
+
+    static let exportPolicies = PGStatement(
+        "transfer_export_policies",
+        """
+        SELECT attributes_type, mode, enforce, oldest_supported_version FROM compatibility_policies
+        WHERE application_id = $1::bigint ORDER BY attributes_type
+        """)
+
+    /// Creates or raises (never lowers) a type's counter and locks it; a row back means it changed.
+    static let raiseCounter = PGStatement(
+        "transfer_raise_counter",
+        """
+        INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
+        VALUES ($1::bigint, $2::text, $3::integer)
+        ON CONFLICT (application_id, attributes_type)
+        DO UPDATE SET last_version = EXCLUDED.last_version WHERE c.last_version < EXCLUDED.last_version
+        RETURNING last_version
+        """)
+
+    static let existingVersions = PGStatement(
+        "transfer_existing_versions",
+        "SELECT version, json_schema FROM schema_versions WHERE application_id = $1::bigint AND attributes_type = $2::text")
+
+    static let insertLive = PGStatement(
+        "transfer_insert_live",
+        """
+        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, created, created_by)
+        VALUES ($1::bigint, $2::text, $3::integer, $4::text, $5::timestamptz, $6::text)
+        """)
+
+    static let insertRetired = PGStatement(
+        "transfer_insert_retired",
+        """
+        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, deleted_at)
+        VALUES ($1::bigint, $2::text, $3::integer, NULL, now())
+        """)
+
+    /// A row back means the policy was created or changed; an identical one is left alone.
+    static let upsertPolicy = PGStatement(
+        "transfer_upsert_policy",
+        """
+        INSERT INTO compatibility_policies AS p (application_id, attributes_type, mode, enforce, oldest_supported_version)
+        VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::integer)
+        ON CONFLICT (application_id, attributes_type)
+        DO UPDATE SET mode = EXCLUDED.mode, enforce = EXCLUDED.enforce,
+                      oldest_supported_version = EXCLUDED.oldest_supported_version, updated = now()
+        WHERE (p.mode, p.enforce, p.oldest_supported_version)
+              IS DISTINCT FROM (EXCLUDED.mode, EXCLUDED.enforce, EXCLUDED.oldest_supported_version)
+        RETURNING 1
+        """)
+}

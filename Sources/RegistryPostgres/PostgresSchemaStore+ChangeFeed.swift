@@ -1,0 +1,58 @@
+import Registry
+
+/// The change feed (table `change_events`, migration 0008). Event ids and transaction ids are
+/// both allocated before commit, so a later event can commit first. An event is handed out
+/// only when its transaction is older than the oldest one still running (the snapshot's xmin):
+/// nothing can be added before it any more, so a reader following (xid, id) skips nothing.
+extension PostgresSchemaStore {
+    public func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
+        let limit = max(1, limit)
+        let rows = try pool.perform(.read) { connection in
+            try connection.execute(Self.changesAfter, [application.id, String(cursor.xid), cursor.id, limit + 1]).rows
+        }
+        var events: [ChangeEvent] = []
+        var pending = false
+        for row in rows {
+            guard let xid = UInt64(try row.string(0)), let horizon = UInt64(try row.string(6)),
+                let kind = ChangeKind(rawValue: try row.string(2))
+            else { throw RegistryError.internal() }
+            guard xid < horizon else {
+                pending = true
+                break
+            }
+            let version = try row.optionalString(4).flatMap { Int32($0) }
+            events.append(
+                ChangeEvent(
+                    cursor: ChangeCursor(xid: xid, id: try row.int64(1)), kind: kind, attributesType: try row.optionalString(3),
+                    version: version, at: try row.string(5)))
+        }
+        let full = events.count > limit
+        if full { events.removeLast(events.count - limit) }
+        return ChangePage(events: events, more: full, pending: pending)
+    }
+
+    public func currentChangeCursor() throws -> ChangeCursor {
+        try pool.perform(.read) { connection in
+            guard let text = try connection.execute(Self.changeHorizon, []).rows.first?.string(0), let xid = UInt64(text) else {
+                throw RegistryError.internal()
+            }
+            return ChangeCursor(xid: xid, id: 0)
+        }
+    }
+
+    /// Events after the cursor in feed order, each with the statement's horizon; rows at or
+    /// past the horizon are read only to learn that more is on its way.
+    static let changesAfter = PGStatement(
+        "feed_changes_after",
+        """
+        SELECT xid::text, id, kind, attributes_type, version::text, \(SQLText.utc("at")),
+               pg_snapshot_xmin(pg_current_snapshot())::text
+        FROM change_events
+        WHERE application_id = $1::bigint AND (xid, id) > ($2::xid8, $3::bigint)
+        ORDER BY xid, id
+        LIMIT $4::bigint
+        """)
+
+    static let changeHorizon = PGStatement(
+        "feed_change_horizon", "SELECT pg_snapshot_xmin(pg_current_snapshot())::text")
+}
