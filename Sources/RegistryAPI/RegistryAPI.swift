@@ -12,7 +12,8 @@ public final class RegistryAPI: Sendable {
     private let router: Router
     private let clock: @Sendable () -> Double
     private let logger: Logger
-    private let caches: Caches
+    /// Internal for tests of what a notification keeps.
+    let caches: Caches
     private let reviews: Reviews
     public let metrics: Metrics
     /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `applyChange`.

@@ -58,13 +58,14 @@ import Testing
 }
 
 /// Change-feed wake-ups name only an application: they must not empty the caches, or every
-/// publish anywhere would flush every replica.
+/// publish anywhere would flush every replica. They go to the waiting room alone
+/// (`RegistryAPI.applyChange`), so this goes through the same entry point as the listener.
 @Suite struct FeedNotificationTests {
     @Test func aFeedNotificationKeepsTheCaches() {
-        let caches = Caches(CacheSettings(responseBytes: 1 << 20), clock: { 0 })
+        let api = RegistryAPI(store: NoStore(), caching: CacheSettings(responseBytes: 1 << 20))
         let key = LatestVersions.Key(applicationID: 1, attributesType: "Kept")
-        caches.latest.remember(3, for: key, readAt: caches.latest.generation(key))
-        caches.apply(notification: "feed|1")
-        #expect(caches.latest.version(key) == 3)
+        api.caches.latest.remember(3, for: key, readAt: api.caches.latest.generation(key))
+        api.applyChange(notification: "feed|1")
+        #expect(api.caches.latest.version(key) == 3)
     }
 }
