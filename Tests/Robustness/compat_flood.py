@@ -29,7 +29,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from robustlib import Stack, closing_line, request, say
+from robustlib import Stack, closing_line, request, rss_mb, say
 
 RESULTS: list = []  # (name, ok, figures)
 TYPE = "FloodAttributes"
@@ -50,14 +50,6 @@ def large_schema(marker: str, fields: int = 640) -> str:
     }
     return json.dumps({"type": "object", "description": marker, "properties": properties,
                        "attributes": {"properties": {"orderId": {"type": "string"}}, "required": ["orderId"]}})
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def body(stack: Stack, marker: str) -> dict:

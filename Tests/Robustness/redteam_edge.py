@@ -26,7 +26,7 @@ import statistics
 import threading
 import time
 
-from robustlib import Stack, closing_line, request, say
+from robustlib import Stack, closing_line, request, rss_mb, say
 
 RESULTS: list = []
 
@@ -34,14 +34,6 @@ RESULTS: list = []
 def record(name: str, ok: bool, figures: str) -> None:
     RESULTS.append((name, ok, figures))
     print(f"  {'ok    ' if ok else 'FAILED'} {name:14} {figures}", flush=True)
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 class Watch:

@@ -236,5 +236,14 @@ def log_leaks(paths: list, secrets: list) -> list:
     return found
 
 
+def rss_mb(pid: int) -> float:
+    """The resident set size of a running process in MiB, read from /proc."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def closing_line(passed: int, failed: int) -> None:
     print(f"{passed} passed, {failed} failed", flush=True)
