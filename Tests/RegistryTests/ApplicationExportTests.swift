@@ -1,4 +1,4 @@
-import Registry
+@testable import Registry
 import Testing
 
 /// The export document survives writing and reading unchanged, texts byte for byte.
@@ -24,5 +24,16 @@ import Testing
         #expect(texts == document.types.flatMap(\.versions).map { Array($0.jsonSchema.utf8) })
         // Canonically equivalent type names are two types, as in the database.
         #expect(read.types.count == 2)
+    }
+
+    /// Creation times are read back only in the one form exports write.
+    @Test(arguments: [
+        ("2026-09-01T10:00:00Z", true), ("2026-09-01T10:00:00.5Z", true), ("2026-09-01T10:00:00.123456Z", true),
+        ("2026-09-01T10:00:00.1234567Z", false), ("2026-09-01T10:00:00.Z", false), ("2026-09-01T10:00:00", false),
+        ("2026-09-01 10:00:00Z", false), ("2026-9-01T10:00:00Z", false), ("2026-09-01T10:00:00+02:00", false),
+        ("２026-09-01T10:00:00Z", false), ("", false),
+    ])
+    func creationTimesMustBeUTCWithAtMostSixFractionDigits(text: String, accepted: Bool) {
+        #expect(ApplicationExport.isUTCTime(text) == accepted, "\(text)")
     }
 }

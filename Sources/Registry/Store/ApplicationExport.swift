@@ -125,7 +125,7 @@ extension ApplicationExport {
                     throw .invalidArgument("\(at).version: listed twice or above last_version")
                 }
                 let created = try Self.string(version["created"], "\(at).created")
-                guard created.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?Z/) != nil else {
+                guard Self.isUTCTime(created) else {
                     throw .invalidArgument("\(at).created: must be an RFC 3339 UTC time such as 2026-09-01T10:00:00.000000Z")
                 }
                 let createdBy: String? = if case .string(let by)? = version["created_by"] { by } else { nil }
@@ -162,6 +162,21 @@ extension ApplicationExport {
         }
         self.types = types
         self.policies = policies
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` with up to six fraction digits and `Z`: the form exports write and
+    /// PostgreSQL reads back without loss. Checked by bytes, so the domain module needs no regex.
+    static func isUTCTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let shape = Array("0000-00-00T00:00:00".utf8)
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        guard bytes.count > shape.count, bytes.last == UInt8(ascii: "Z") else { return false }
+        for (byte, expected) in zip(bytes, shape) {
+            guard expected == UInt8(ascii: "0") ? isDigit(byte) : byte == expected else { return false }
+        }
+        let fraction = bytes[shape.count..<(bytes.count - 1)]
+        if fraction.isEmpty { return true }
+        return fraction.first == UInt8(ascii: ".") && (2...7).contains(fraction.count) && fraction.dropFirst().allSatisfy(isDigit)
     }
 
     private static func string(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {
