@@ -97,7 +97,7 @@ struct Micro {
                 ("form", { blackHole(formBytes(document)) }),
                 ("dryrun", {
                     guard let fresh = try? SchemaRules.validate(text) else { return }
-                    blackHole(Compatibility.report(for: fresh, against: [(version: 1, document: document)]))
+                    blackHole(Compatibility.problems(from: document, oldVersion: 1, to: fresh))
                     blackHole(PayloadSizeEstimator.worstCaseStartPayloadBytes(of: fresh, attributesType: "BenchAttributes"))
                     blackHole(formBytes(fresh))
                 }),

@@ -22,7 +22,7 @@ public struct ExactName: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) {
         let utf8 = text.utf8
         hasher.combine(utf8.count)
-        let hashedInPlace = utf8.withContiguousStorageIfAvailable { bytes in
+        let hashedInPlace: Void? = utf8.withContiguousStorageIfAvailable { bytes in
             hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
         if hashedInPlace == nil {
