@@ -5,8 +5,11 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// `GET /api/changes` against real server processes on one database.
-@Suite struct ChangeFeedTests {
+/// `GET /api/changes` against real server processes on one database. Serialized: the feed hands
+/// out only events older than the oldest transaction still running in the whole cluster, and one
+/// test here holds a transaction open on purpose; beside the exactly-once test it would hold that
+/// test's events back until its deadline.
+@Suite(.serialized) struct ChangeFeedTests {
     @Test func concurrentPublishersAndReadersOnTwoReplicasSeeEveryEventExactlyOnceInOneOrder() throws {
         let database = try ServiceDatabase.make()
         let environment = serveEnvironment(database.url, ["REGISTRY_HTTP_WORKERS": "8"])
