@@ -33,9 +33,10 @@ public struct ApplicationTransfer: Sendable {
             try connection.simpleQuery("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { if connection.isUsable { _ = try? connection.simpleQuery("ROLLBACK") } }
             let application = try Self.application(code, connection)
-            var versions: [String: (live: [ApplicationExport.LiveVersion], retired: [Int32])] = [:]
+            // Keyed by the name's bytes: canonically equivalent type names are two types.
+            var versions: [ExactName: (live: [ApplicationExport.LiveVersion], retired: [Int32])] = [:]
             for row in try connection.execute(Self.exportVersions, [application.id]).rows {
-                let type = try row.string(0)
+                let type = ExactName(try row.string(0))
                 let number = try row.int32(1)
                 if let text = try row.optionalString(2) {
                     let live = ApplicationExport.LiveVersion(
@@ -46,9 +47,9 @@ public struct ApplicationTransfer: Sendable {
                 }
             }
             let types = try connection.execute(Self.exportCounters, [application.id]).rows.map { row in
-                let type = try row.string(0)
+                let type = ExactName(try row.string(0))
                 return ApplicationExport.TypeHistory(
-                    attributesType: type, lastVersion: try row.int32(1), versions: versions[type]?.live ?? [],
+                    attributesType: type.text, lastVersion: try row.int32(1), versions: versions[type]?.live ?? [],
                     retired: versions[type]?.retired ?? [])
             }
             let policies = try connection.execute(Self.exportPolicies, [application.id]).rows.map { row in

@@ -106,6 +106,26 @@ import TestSupport
         #expect(printed.stdout == (try String(contentsOfFile: file, encoding: .utf8)))
     }
 
+    /// Types whose names differ only in Unicode normalisation are two types in the export, each
+    /// with only its own versions.
+    @Test func canonicallyEquivalentTypeNamesAreExportedAsTwoTypes() throws {
+        let source = try ServiceDatabase.make()
+        let server = try ServiceProcess.serve(environment: serveEnvironment(source.url))
+        defer { server.kill() }
+        let tenant = try source.makeTenant(port: server.port)
+        #expect(try tenant.publish("Caf\u{E9}", flightSchema(marker: "composed")).status == 200)
+        #expect(try tenant.publish("Cafe\u{301}", flightSchema(marker: "decomposed")).status == 200)
+        let printed = try admin(source, ["export", "--application", tenant.code])
+        #expect(printed.status == 0, "\(printed)")
+        let document = try ApplicationExport(json: JSONParser.parse(printed.stdout))
+        let byName = document.types.map { (Array($0.attributesType.utf8), $0.versions.map(\.jsonSchema)) }
+        #expect(byName.count == 2)
+        for (name, texts) in byName {
+            let marker = name == Array("Caf\u{E9}".utf8) ? "composed" : "decomposed"
+            #expect(texts.count == 1 && texts[0].contains("\"\(marker)\""), "\(texts)")
+        }
+    }
+
     @Test func aDryRunAndAConflictingImportWriteNothing() throws {
         let source = try ServiceDatabase.make()
         let sourceCode = try populatedSource(source)
