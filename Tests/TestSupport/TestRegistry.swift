@@ -41,10 +41,18 @@ public final class TestRegistry: Sendable {
         pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
         let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), clock: clock, caching: caching, reviewing: reviewing)
         self.api = api
+        // Every connection of the listener, the first included, flushes the caches. Waiting for
+        // the first one keeps that flush from landing in the middle of a test's cache checks.
+        let listening = DispatchSemaphore(value: 0)
         listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],
-            onNotification: { api.applyChange(notification: $0) }, onReconnect: { api.flushCaches() })
+            onNotification: { api.applyChange(notification: $0) },
+            onReconnect: {
+                api.flushCaches()
+                listening.signal()
+            })
         listener.start()
+        _ = listening.wait(timeout: .now() + 10)
         server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: workers), answerInline: api.answerFromMemory, answering: api.answer,
             waitingRoom: api.waitingRoom, rejection: api.reject)
