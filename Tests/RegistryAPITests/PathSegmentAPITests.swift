@@ -36,4 +36,38 @@ import TestSupport
         #expect(try tenant.request("GET", path).status == 404)
         #expect(try tenant.list().isEmpty)
     }
+
+    /// A leading `%2F` is dropped, because a name never contains `/`: the one spelling of `.`
+    /// and `..` that browsers send as written. Every route that takes `{attributesType}` reads it.
+    @Test(arguments: [".", "..", "FlightAttributes"])
+    func aLeadingEncodedSlashNamesTheTypeAfterIt(_ name: String) throws {
+        let tenant = try TestRegistry.shared().makeTenant()
+        #expect(try tenant.publish(name, #"{"type":"object","properties":{"gate":{"type":"string"}}}"#).status == 200)
+        #expect(try tenant.publish(name, #"{"type":"object","properties":{"gate":{"type":"string"},"seat":{"type":"string"}}}"#).status == 200)
+        let type = "/api/live_activity_schemas/%2F\(Self.segment(name))"
+        let query = "?application=\(tenant.code)"
+        let reads = [
+            ("GET", "\(type)/2\(query)"), ("GET", "\(type)/2/form\(query)"), ("GET", "\(type)/latest\(query)"),
+            ("GET", "\(type)/latest/form\(query)"), ("GET", "\(type)/2:diff\(query)"),
+            ("GET", "/api/live_activity_types/%2F\(Self.segment(name))/compatibility_policy\(query)"),
+        ]
+        for (method, path) in reads {
+            let response = try tenant.request(method, path)
+            #expect(response.status == 200, "\(method) \(path): \(response.bodyText)")
+        }
+        let check = try tenant.request("POST", "\(type)/2:check\(query)", body: #"{"application":"\#(tenant.code)","event":"update","content_state":{"gate":"B"}}"#)
+        #expect(check.status == 200, "\(check.bodyText)")
+        #expect(try tenant.request("GET", "\(type)/2\(query)").json()["schema"]?["attributes_type"] == .string(name))
+        #expect(try tenant.request("DELETE", "\(type)/2\(query)").status == 200)
+        #expect(try tenant.request("GET", "/api/live_activity_schemas/\(Self.segment(name))/2\(query)").status == 404)
+    }
+
+    /// Only one leading `/` is an escape; a name still never contains `/`.
+    @Test(arguments: ["%2F%2F..", "%2F", "a%2F"])
+    func aSlashLeftAfterTheEscapeIsStillRefused(_ segment: String) throws {
+        let tenant = try TestRegistry.shared().makeTenant()
+        let response = try tenant.request("GET", "/api/live_activity_schemas/\(segment)/1?application=\(tenant.code)")
+        #expect(response.status == 400, "\(segment): \(response.bodyText)")
+        #expect(response.bodyText.contains("attributesType"), "\(response.bodyText)")
+    }
 }

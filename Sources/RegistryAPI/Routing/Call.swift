@@ -32,10 +32,16 @@ struct Call: Sendable {
     let waitingRoom: WaitingRoom
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
+    ///
+    /// A segment may start with `%2F`, which is dropped: a name never contains `/`, so the
+    /// prefix is unambiguous, and it is the only way to name the types `.` and `..` in a URL,
+    /// because browsers and most HTTP libraries resolve `.`/`..` segments, percent-encoded or
+    /// not, before the request is sent (`%2F..` is not a dot-segment).
     func pathAttributesType() throws(RegistryError) -> String {
-        guard let raw = rawParameters["attributesType"], let decoded = PercentDecoding.decode(raw) else {
+        guard let raw = rawParameters["attributesType"], var decoded = PercentDecoding.decode(raw) else {
             throw .invalidArgument("attributesType: invalid percent-encoding or not UTF-8 in the path")
         }
+        if decoded.utf8.first == UInt8(ascii: "/") { decoded = String(decoded.utf8.dropFirst())! }
         try AttributesTypeName.validate(decoded)
         return decoded
     }

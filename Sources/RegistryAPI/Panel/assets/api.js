@@ -78,11 +78,14 @@ async function request(method, path, { query, body } = {}) {
 /**
  * One path segment: every character but letters, digits, `-` and `_` percent-encoded, so a
  * type named `%`, `a?b`, `#1`, `with space` or an emoji stays one segment meaning exactly that
- * name, and `.` or `..` is written `%2E`/`%2E%2E`, which the registry reads as the name (a
- * browser's URL parser still folds an all-dot segment, encoded or not: WHATWG URL, path state).
+ * name. A browser's URL parser folds an all-dot segment even when percent-encoded (WHATWG URL,
+ * path state), so `.` and `..` are sent as `%2F.` and `%2F..`: the registry drops one leading
+ * `%2F` from a type segment, since a name never contains `/`.
  */
-export const pathSegment = (text) =>
-  encodeURIComponent(String(text)).replace(/[!'()*.~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const pathSegment = (text) => {
+  const encoded = encodeURIComponent(String(text)).replace(/[!'()*.~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return /^(%2E)+$/.test(encoded) ? `%2F${encoded}` : encoded;
+};
 
 const versionPath = (attributesType, version) =>
   `/api/live_activity_schemas/${pathSegment(attributesType)}/${pathSegment(version)}`;
