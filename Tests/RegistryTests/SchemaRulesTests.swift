@@ -12,7 +12,6 @@ import Testing
             _ = try SchemaRules.validate(text)
             return nil
         } catch {
-            #expect(error.httpStatus == 400)
             #expect(error.code == .invalidArgument)
             return error.message
         }
