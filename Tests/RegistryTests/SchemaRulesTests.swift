@@ -126,17 +126,6 @@ import Testing
     }
 }
 
-@Suite struct PercentDecodingTests {
-    @Test func decodesValidSequences() {
-        #expect(PercentDecoding.decode("Flight%2FAttributes%20%C3%A9") == "Flight/Attributes é")
-    }
-
-    @Test(arguments: ["%", "%2", "%zz", "%C3", "%C0%AF", "%ED%A0%80", "%FF"])
-    func rejectsInvalidOrOverlongSequences(text: String) {
-        #expect(PercentDecoding.decode(text) == nil)
-    }
-}
-
 @Suite struct SHA256Tests {
     @Test func matchesTheFIPSVectors() {
         #expect(SHA256.hexHash("".utf8) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
