@@ -33,13 +33,11 @@ public final class ByteBoundedCache<Key: Hashable & Sendable, Value: Sendable>: 
         self.capacityBytes = max(0, capacityBytes)
     }
 
-    /// The cached value, marking it most recently used. A lookup that will be repeated (an
-    /// event loop's, before a handler thread tries again) passes `countingMiss: false`, so one
-    /// request never counts two misses.
-    public func value(for key: Key, countingMiss: Bool = true) -> Value? {
+    /// The cached value, marking it most recently used.
+    public func value(for key: Key) -> Value? {
         state.withLock { state in
             guard let slot = state.index[key] else {
-                if countingMiss { state.misses += 1 }
+                state.misses += 1
                 return nil
             }
             state.hits += 1
