@@ -89,6 +89,11 @@ public final class ResponseCache: Sendable {
         return entry
     }
 
+    /// Counts a body that was not cached and is read from the store.
+    func recordMiss(_ key: Key) {
+        shard(key.applicationID, key.attributesType, key.version).recordMiss()
+    }
+
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
         guard epoch == self.epoch else { return }
         shard(key.applicationID, key.attributesType, key.version)

@@ -20,6 +20,7 @@ enum CachedResponse {
             return .respond(response(call, cached, key: key, resolvedFromLatest: resolvedFromLatest))
         }
         return .work { () throws(RegistryError) in
+            cache.recordMiss(key)
             let epoch = cache.epoch
             let entry = try render()
             cache.insert(entry, for: key, readAt: epoch)
