@@ -17,8 +17,8 @@ struct PublishReview {
         if case .explicit(let version) = request.version { below = version }
         let outlines = call.reviews.outlines.forReview(
             limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
-        let basis = try call.store.comparisonBasis(
-            application: application, attributesType: request.attributesType, below: below, comparing: outlines.comparison)
+        let basis = try call.store.run({ try $0.comparisonBasis(
+            application: application, attributesType: request.attributesType, below: below, comparing: outlines.comparison) })
         try self.init(request, submitted, basis: basis, outlines: outlines)
     }
 

@@ -18,8 +18,8 @@ enum SchemaHandlers {
         guard let pageSize else {
             return try SchemaListStream.response(call, application: application, attributesType: attributesType, after: cursor)
         }
-        var rows = try call.store.list(
-            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1)
+        var rows = try call.store.run({ try $0.list(
+            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) })
         var nextToken: String?
         if rows.count > pageSize {
             rows.removeLast(rows.count - pageSize)
@@ -44,7 +44,7 @@ enum SchemaHandlers {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
         return CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try found(
-                call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
             return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
         }
     }
@@ -62,7 +62,7 @@ enum SchemaHandlers {
         var claim: IdempotencyClaim?
         if let key, let accountID = call.accountID {
             let keyClaim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
-            if let stored = try call.store.storedResponse(accountID: accountID, idempotencyKey: key) {
+            if let stored = try call.store.run({ try $0.storedResponse(accountID: accountID, idempotencyKey: key) }) {
                 return try replay(stored, claim: keyClaim)
             }
             claim = keyClaim
@@ -115,7 +115,7 @@ enum SchemaHandlers {
 
     static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
-        guard try call.store.delete(application: application, attributesType: attributesType, version: version, by: call.actor)
+        guard try call.store.run({ try $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor) })
         else {
             throw notFound(attributesType, version)
         }
