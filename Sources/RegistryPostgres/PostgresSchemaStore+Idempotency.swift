@@ -58,8 +58,8 @@ extension PostgresSchemaStore {
         guard let row = try connection.execute(readKey, [claim.accountID, claim.key]).rows.first else {
             throw RegistryError.internal("idempotency key vanished while claimed")
         }
-        guard try row.bytea(0) == claim.requestHash else { throw IdempotencyKey.mismatch(claim.key) }
-        return .replayed(body: Array(try row.string(1).utf8))
+        let stored = StoredResponse(requestHash: try row.bytea(0), body: Array(try row.string(1).utf8))
+        return .replayed(body: try claim.replay(stored))
     }
 
     /// Removes keys older than 24 hours; the service calls it periodically.
