@@ -1,5 +1,5 @@
-import HTTPServer
 import Registry
+import Striping
 import Synchronization
 
 /// Rendered bodies of published versions and their forms. Both never change until the
