@@ -72,8 +72,6 @@ public final class ResponseCache: Sendable {
         shards = (0..<count).map { _ in ByteBoundedCache(capacityBytes: capacityBytes / count) }
     }
 
-    public var isEnabled: Bool { shards[0].capacityBytes > 0 }
-
     public var epoch: Int { invalidations.load(ordering: .acquiring) }
 
     func entry(_ key: Key, countingMiss: Bool = true) -> Entry? {
