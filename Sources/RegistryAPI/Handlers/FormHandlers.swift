@@ -1,7 +1,7 @@
 import HTTPServer
 import Registry
 
-/// The form of a published version and the dry run of a publish (forms.md).
+/// The form of a published version and the dry run of a publish.
 enum FormHandlers {
     static func form(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try SchemaHandlers.versionAddress(call)
