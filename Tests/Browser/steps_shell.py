@@ -103,6 +103,11 @@ def sign_in_as(p, token, address=""):
     p.visible("#workspace", "the workspace after signing in")
 
 
+def sidebar_types(p):
+    """The names the sidebar lists, read in one go (the list is re-rendered while searching)."""
+    return p.js("return [...document.querySelectorAll('#types-list .type-button')].map((a) => a.dataset.type)")
+
+
 def shown(p, css):
     return [element for element in p.find_all(css) if element.is_displayed()]
 
@@ -180,8 +185,7 @@ def step_addresses_reload_back_forward_and_links(p):
     p.wait(lambda d: current_hash(p) == "#/app/" + hash_segment(APP), "the application's address")
     p.visible("#welcome-view")
     assert not p.find("#version-view").is_displayed()
-    p.wait(lambda d: name not in [b.get_attribute("data-type") for b in p.find_all("#types-list .type-button")],
-           "the deleted type to leave the sidebar")
+    p.wait(lambda d: name not in sidebar_types(p), "the deleted type to leave the sidebar")
     assert api_versions(name) == []
     p.shot("address-last-version-deleted")
     go(p, type_hash(name))
@@ -199,7 +203,7 @@ def step_many_types_search_and_long_names(p):
             go(p, "#/app/" + hash_segment(APP))
             p.driver.refresh()
             p.visible("#types-list .type-button")
-            p.wait(lambda d: len(p.find_all("#types-list .type-button")) >= len(names), "every type in the sidebar")
+            p.wait(lambda d: len(sidebar_types(p)) >= len(names), "every type in the sidebar")
             if width > 760:
                 # The sidebar scrolls on its own; the page does not grow with the types.
                 lst = p.find("#types-list")
@@ -207,8 +211,8 @@ def step_many_types_search_and_long_names(p):
                 assert p.find("#types-pane").rect["height"] <= 900, p.find("#types-pane").rect
             p.js("performance.clearResourceTimings()")
             p.type_into("#type-search", "ZqBe")
-            p.wait(lambda d: sorted(b.get_attribute("data-type") for b in p.find_all("#types-list .type-button"))
-                   == [n for n in names if n.startswith("ZqBeta")], "the search to keep the ZqBeta types")
+            p.wait(lambda d: sorted(sidebar_types(p)) == [n for n in names if n.startswith("ZqBeta")],
+                   "the search to keep the ZqBeta types")
             requests = p.js("return performance.getEntriesByType('resource').map(e => e.name)"
                             ".filter(n => n.includes('/api/live_activity_types'))")
             assert len(requests) == 1, f"typing should send one debounced request: {requests}"
@@ -233,7 +237,7 @@ def step_many_types_search_and_long_names(p):
             p.click('#delete-dialog button[value="cancel"]')
             p.dialog_closed("#delete-dialog")
             p.type_into("#type-search", "")
-            p.wait(lambda d: len(p.find_all("#types-list .type-button")) >= len(names), "the full list again")
+            p.wait(lambda d: len(sidebar_types(p)) >= len(names), "the full list again")
         at_widths(p, check)
     finally:
         for name in names + [long_name]:
@@ -251,6 +255,7 @@ def step_loading_and_failure_offer_retry(p):
 
     def check(p, width):
         go(p, "#/app/" + hash_segment(APP))
+        p.driver.refresh()  # the type was published through the API
         p.visible(f'#types-list .type-button[data-type="{name}"]')
         try:
             # Slow: a spinner while the versions load.
@@ -341,6 +346,8 @@ def step_dot_types_open_and_delete(p):
             p.set_width(width, height, mobile=mobile)
             go(p, "#/app/" + hash_segment(APP))
             p.type_into("#type-search", ".")
+            p.wait(lambda d: name in sidebar_types(p) and all(t.startswith(".") for t in sidebar_types(p)),
+                   "the search for names starting with a dot")
             p.click(f'#types-list .type-button[data-type="{name}"]')
             version_title(p, name, 1)
             assert current_hash(p) == type_hash(name), current_hash(p)
