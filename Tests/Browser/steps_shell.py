@@ -193,7 +193,7 @@ def step_addresses_reload_back_forward_and_links(p):
 
 
 def step_many_types_search_and_long_names(p):
-    names = [f"ZqAlpha{n:02d}" for n in range(30)] + [f"ZqBeta{n}" for n in range(4)]
+    names = [f"ZqAlpha{n:03d}" for n in range(100)] + [f"ZqBeta{n}" for n in range(4)]  # over one page of 100
     long_name = "ZqLong" + "".join(f"Segment{n}" for n in range(40))
     long_name = long_name[:256]
     for name in names + [long_name]:
@@ -203,7 +203,10 @@ def step_many_types_search_and_long_names(p):
             go(p, "#/app/" + hash_segment(APP))
             p.driver.refresh()
             p.visible("#types-list .type-button")
-            p.wait(lambda d: len(sidebar_types(p)) >= len(names), "every type in the sidebar")
+            p.wait(lambda d: len(sidebar_types(p)) == 100, "the first page of types")
+            p.click("#types-more")
+            p.wait(lambda d: len(sidebar_types(p)) >= len(names), "every type after Show more")
+            assert not p.find("#types-more").is_displayed(), "Show more after the last page"
             if width > 760:
                 # The sidebar scrolls on its own; the page does not grow with the types.
                 lst = p.find("#types-list")
@@ -237,11 +240,21 @@ def step_many_types_search_and_long_names(p):
             p.click('#delete-dialog button[value="cancel"]')
             p.dialog_closed("#delete-dialog")
             p.type_into("#type-search", "")
-            p.wait(lambda d: len(sidebar_types(p)) >= len(names), "the full list again")
+            p.wait(lambda d: len(sidebar_types(p)) == 100 and p.find("#types-more").is_displayed(), "the first page again")
         at_widths(p, check)
     finally:
         for name in names + [long_name]:
             delete_all(name)
+
+
+# Every call to the schema list answers 503 Unavailable, as a registry whose database is down.
+UNAVAILABLE = """
+window.realFetch = window.realFetch || window.fetch;
+window.fetch = (url, init) => String(url).includes('/api/live_activity_schemas')
+  ? Promise.resolve(new Response(JSON.stringify({code: 14, message: 'the database is unavailable', details: []}),
+                                 {status: 503, headers: {'Content-Type': 'application/json'}}))
+  : window.realFetch(url, init);
+"""
 
 
 def step_loading_and_failure_offer_retry(p):
@@ -282,6 +295,33 @@ def step_loading_and_failure_offer_retry(p):
         p.visible(f'#types-list .type-button[data-type="{name}"]')
         assert not p.find_all("#types-status button.retry")
         p.type_into("#type-search", "")
+        # 503: the registry answers but is unavailable; the page's fetch is replaced for a moment.
+        go(p, "#/app/" + hash_segment(APP))
+        p.visible("#welcome-view")
+        p.js(UNAVAILABLE)
+        try:
+            p.click(f'#types-list .type-button[data-type="{name}"]')
+            p.text_in("#status-view", "Unavailable (HTTP 503, code 14)")
+            p.text_in("#status-view", "busy or starting")
+            p.shot(f"unavailable-{width}")
+        finally:
+            p.js("window.fetch = window.realFetch")
+        p.click("#status-view button.retry")
+        version_title(p, name, 1)
+        # Failing while signing in: the failure and Retry instead of an empty page.
+        p.click("#sign-out")
+        p.visible("#sign-in-view")
+        p.type_into("#token-input", TOKEN)
+        try:
+            network(offline=True)
+            p.find("#token-input").send_keys(Keys.ENTER)
+            p.visible("#start-status button.retry", "Retry while signing in offline")
+            p.text_in("#start-status", "could not be reached")
+        finally:
+            network(offline=False)
+        p.click("#start-status button.retry")
+        p.visible("#workspace", "the workspace after Retry")
+        p.gone("#start-status")
     try:
         at_widths(p, check)
     finally:
