@@ -108,6 +108,14 @@ def sidebar_types(p):
     return p.js("return [...document.querySelectorAll('#types-list .type-button')].map((a) => a.dataset.type)")
 
 
+def search(p, text):
+    """Types `text` into the sidebar's search and waits until the list shows its result."""
+    p.type_into("#type-search", text)
+    p.wait(lambda d: p.js("return document.querySelector('#types-list').dataset.prefix === arguments[0]"
+                          " && !document.querySelector('#types-status').hasAttribute('aria-busy')", text),
+           f"the types starting with {text!r}")
+
+
 def shown(p, css):
     return [element for element in p.find_all(css) if element.is_displayed()]
 
@@ -213,7 +221,7 @@ def step_many_types_search_and_long_names(p):
                 assert p.js("return arguments[0].scrollHeight > arguments[0].clientHeight", lst), "the list should scroll"
                 assert p.find("#types-pane").rect["height"] <= 900, p.find("#types-pane").rect
             p.js("performance.clearResourceTimings()")
-            p.type_into("#type-search", "ZqBe")
+            search(p, "ZqBe")
             p.wait(lambda d: sorted(sidebar_types(p)) == [n for n in names if n.startswith("ZqBeta")],
                    "the search to keep the ZqBeta types")
             requests = p.js("return performance.getEntriesByType('resource').map(e => e.name)"
@@ -222,10 +230,10 @@ def step_many_types_search_and_long_names(p):
             query = urllib.parse.parse_qs(urllib.parse.urlsplit(requests[0]).query)
             assert query.get("prefix") == ["ZqBe"] and query.get("pageSize") == ["100"], query
             p.shot(f"search-{width}")
-            p.type_into("#type-search", "ZqNothing")
+            search(p, "ZqNothing")
             p.text_in("#types-empty", "No type starts with")
             # A 256-character name wraps or is cut, with the whole name on hover; the page keeps its width.
-            p.type_into("#type-search", "ZqLong")
+            search(p, "ZqLong")
             link = p.visible(f'#types-list .type-button[data-type="{long_name}"]')
             assert link.get_attribute("title") == long_name
             assert p.horizontal_overflow() <= 0, f"{p.horizontal_overflow()} px of horizontal scrolling (sidebar)"
@@ -239,7 +247,7 @@ def step_many_types_search_and_long_names(p):
             assert rect["x"] >= 0 and rect["x"] + rect["width"] <= width, rect
             p.click('#delete-dialog button[value="cancel"]')
             p.dialog_closed("#delete-dialog")
-            p.type_into("#type-search", "")
+            search(p, "")
             p.wait(lambda d: len(sidebar_types(p)) == 100 and p.find("#types-more").is_displayed(), "the first page again")
         at_widths(p, check)
     finally:
@@ -294,7 +302,7 @@ def step_loading_and_failure_offer_retry(p):
         p.click("#types-status button.retry")
         p.visible(f'#types-list .type-button[data-type="{name}"]')
         assert not p.find_all("#types-status button.retry")
-        p.type_into("#type-search", "")
+        search(p, "")
         # 503: the registry answers but is unavailable; the page's fetch is replaced for a moment.
         go(p, "#/app/" + hash_segment(APP))
         p.visible("#welcome-view")
@@ -385,7 +393,7 @@ def step_dot_types_open_and_delete(p):
         for name, (width, height, mobile) in widths.items():
             p.set_width(width, height, mobile=mobile)
             go(p, "#/app/" + hash_segment(APP))
-            p.type_into("#type-search", ".")
+            search(p, ".")
             p.wait(lambda d: name in sidebar_types(p) and all(t.startswith(".") for t in sidebar_types(p)),
                    "the search for names starting with a dot")
             p.click(f'#types-list .type-button[data-type="{name}"]')
@@ -398,11 +406,38 @@ def step_dot_types_open_and_delete(p):
             delete_in_panel(p, name, 1)
             p.text_in("#messages", f"{name} has no versions left")
             assert api_versions(name) == [], f"{name!r} was not deleted"
-            p.type_into("#type-search", "")
+            search(p, "")
     finally:
         p.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         for name in (".", ".."):
             delete_all(name)
+
+
+def step_publish_confirmation_opens_at_its_title(p):
+    """A confirmation taller than the screen opens at its top: its title is what the reader sees first."""
+    name = unused_type_name("ShellDialog")
+    publish(name)
+    breaking = json.dumps({"type": "object", "properties": {}, "attributes": {"properties": {}}}, indent=2)
+
+    def check(p, width):
+        go(p, type_hash(name, "publish"))
+        p.visible("#publish-schema")
+        p.paste_into("#publish-schema", breaking)
+        p.visible("#publish-check .compat-warning", "the compatibility warning")
+        p.click("#publish-submit")
+        p.dialog_open("#publish-dialog")
+        dialog = p.find("#publish-dialog").rect
+        title = p.find("#publish-confirm-title").rect
+        assert dialog["y"] <= title["y"] and title["y"] + title["height"] <= dialog["y"] + dialog["height"], (dialog, title)
+        assert p.js("return document.querySelector('#publish-dialog').scrollTop") == 0
+        p.shot(f"publish-dialog-top-{width}", full_page=False)
+        p.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        p.dialog_closed("#publish-dialog")
+        assert api_versions(name) == [1], "cancelling must not publish"
+    try:
+        at_widths(p, check)
+    finally:
+        delete_all(name)
 
 
 STEPS = [
@@ -412,4 +447,5 @@ STEPS = [
     step_loading_and_failure_offer_retry,
     step_scopes_hide_what_the_token_cannot_do,
     step_dot_types_open_and_delete,
+    step_publish_confirmation_opens_at_its_title,
 ]

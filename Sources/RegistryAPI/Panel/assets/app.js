@@ -1,7 +1,7 @@
 // The panel's entry point: signing in, and rendering the place the address names (router.js).
 // The views are rendered by their own modules.
 
-import { $, h, show, errorBox, focusHeading, timeElement, plural } from './dom.js';
+import { $, h, show, errorBox, focusHeading, timeElement, plural, wrappable } from './dom.js';
 import { api, session } from './api.js';
 import { renderVersionView } from './version-view.js';
 import { renderPublishView, compatibilityReport } from './publish-view.js';
@@ -251,7 +251,7 @@ function loadVersions(route, isCurrent) {
 function renderVersions(route, versions) {
   const { app, type } = route;
   const current = route.view === 'type' ? versions[0].version : route.version;
-  $('#versions-title').textContent = `${type} — ${plural(versions.length, 'version')}`;
+  $('#versions-title').replaceChildren(...wrappable(type), ` — ${plural(versions.length, 'version')}`);
   $('#versions-list').replaceChildren(...versions.map((schema, index) =>
     h('li', {},
       h('a', {

@@ -1,7 +1,7 @@
 // A type's audit trail (admin tokens only): who published or deleted which version, when,
 // and what the publish accepted; newest first, a page at a time.
 
-import { h, show, timeElement } from './dom.js';
+import { h, show, timeElement, wrappable } from './dom.js';
 import { api } from './api.js';
 import { loadInto } from './loading.js';
 
@@ -58,7 +58,7 @@ export function renderAuditView(container, { application, type, isCurrent, onUna
   more.addEventListener('click', () => load(true));
 
   container.replaceChildren(
-    h('h2', { id: 'audit-title' }, 'Audit trail of ', h('span', { class: 'type-title' }, type)),
+    h('h2', { id: 'audit-title' }, 'Audit trail of ', h('span', { class: 'type-title' }, wrappable(type))),
     h('p', { class: 'muted' }, 'Every publish and delete of this type, newest first. Only admin tokens see this.'),
     status, list, more);
   load(false);

@@ -1,7 +1,7 @@
 // The sidebar's type list: one page of the type index at a time, a search box that narrows it
 // by prefix (debounced, so typing a name sends one request), "Show more" for the next page.
 
-import { $, h, show, debounce, plural } from './dom.js';
+import { $, h, show, debounce, plural, wrappable } from './dom.js';
 import { api } from './api.js';
 import { loadInto } from './loading.js';
 import { hashOf } from './router.js';
@@ -27,7 +27,7 @@ export function createSidebar({ onUnauthenticated }) {
         class: 'type-button', href: hashOf({ app: application, type }), title: type, dataset: { type },
         'aria-current': type === current ? 'page' : false,
       },
-      h('span', { class: 'type-name' }, type),
+      h('span', { class: 'type-name' }, wrappable(type)),
       h('span', { class: 'muted' }, `${plural(summary.live_versions, 'version')} · newest ${summary.newest_version}`)));
   }
 
@@ -48,6 +48,7 @@ export function createSidebar({ onUnauthenticated }) {
       onUnauthenticated,
       render: (page) => {
         status.replaceChildren();
+        list.dataset.prefix = prefix; // what the list shows, for a reader waiting on a search
         list.append(...(page.types ?? []).map(entry));
         nextPageToken = page.next_page_token || null;
         show(more, nextPageToken !== null);
