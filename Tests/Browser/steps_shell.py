@@ -79,17 +79,23 @@ def delete_in_panel(p, attributes_type, version):
     p.text_in("#messages", f"Deleted {attributes_type} version {version} permanently")
 
 
-def issue_token(scope):
-    """A new token of the test account with `scope`, through the admin CLI (as stack.sh does)."""
+def admin_cli(*arguments):
+    """`schema-registry admin …` on the stack's database (as stack.sh's stack_run does); its stdout."""
     env = dict(os.environ, DATABASE_URL=os.environ["STACK_DATABASE_URL"])
     migrations = Path(__file__).resolve().parents[2] / "migrations"
     if migrations.is_dir():
         env["REGISTRY_MIGRATIONS_DIR"] = str(migrations)
-    result = subprocess.run([os.environ["STACK_BIN"], "admin", "issue-token", "--account", os.environ["STACK_ACCOUNT"],
-                             "--scope", scope, "--name", f"panel {scope}"],
+    result = subprocess.run([os.environ["STACK_BIN"], "admin", *arguments],
                             env=env, capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 0, f"issue-token --scope {scope}: {result.stderr}"
+    assert result.returncode == 0, f"admin {' '.join(arguments)}: {result.stderr}"
     return result.stdout.strip()
+
+
+def issue_token(scope, *limits):
+    """A new token of the test account with `scope` (limited to the application codes given)."""
+    applications = [argument for code in limits for argument in ("--application", code)]
+    return admin_cli("issue-token", "--account", os.environ["STACK_ACCOUNT"], "--scope", scope,
+                     "--name", f"panel {scope}", *applications)
 
 
 def sign_in_as(p, token, address=""):
@@ -166,6 +172,8 @@ def step_addresses_reload_back_forward_and_links(p):
         p.driver.refresh()
         version_title(p, name, 2)
         assert p.find('#version-view [role="tab"][data-tab="text"]').get_attribute("aria-selected") == "true"
+        p.find('#version-view [role="tab"][data-tab="text"]').send_keys(Keys.HOME)  # the keyboard moves it too
+        p.wait(lambda d: current_hash(p) == type_hash(name, "version", 2, "form"), "the keyboard's tab in the address")
         # The type's address shows its newest version; the publish editor has one too.
         go(p, type_hash(name))
         version_title(p, name, 2)
@@ -384,6 +392,39 @@ def step_scopes_hide_what_the_token_cannot_do(p):
         delete_all(name)
 
 
+def step_applications_in_the_address(p):
+    """The address names the application; an unknown one is said, a token limited to some shows only those."""
+    other = admin_cli("create-application", "--account", os.environ["STACK_ACCOUNT"], "--name", "Shell other app")
+    name = unused_type_name("ShellApps")
+    publish(name)
+    limited = issue_token("read", APP)
+
+    def check(p, width):
+        sign_in_as(p, TOKEN, "#/app/" + hash_segment(other))
+        p.visible("#welcome-view")
+        assert Select(p.find("#application-select")).first_selected_option.get_attribute("value") == other
+        assert name not in sidebar_types(p)
+        Select(p.find("#application-select")).select_by_value(APP)
+        p.wait(lambda d: current_hash(p) == "#/app/" + hash_segment(APP), "the picked application in the address")
+        p.wait(lambda d: name in sidebar_types(p), "the types of the picked application")
+        p.driver.back()
+        p.wait(lambda d: Select(p.find("#application-select")).first_selected_option.get_attribute("value") == other,
+               "Back to return to the other application")
+        go(p, "#/app/NO-SUCH-APP/type/" + hash_segment(name))
+        p.text_in("#errors", "This token has no application “NO-SUCH-APP”")
+        p.visible("#welcome-view")
+        sign_in_as(p, limited, "#/app/" + hash_segment(other))
+        options = [o.get_attribute("value") for o in Select(p.find("#application-select")).options]
+        assert options == [APP], f"a token limited to {APP} offers {options}"
+        p.text_in("#errors", "This token has no application")
+        p.shot(f"applications-limited-{width}")
+    try:
+        at_widths(p, check)
+    finally:
+        sign_in_as(p, TOKEN)
+        delete_all(name)
+
+
 def step_dot_types_open_and_delete(p):
     """`.` and `..` open from the sidebar and the address, and are deleted in the panel."""
     widths = {".": WIDTHS[0], "..": WIDTHS[1]}
@@ -446,6 +487,7 @@ STEPS = [
     step_many_types_search_and_long_names,
     step_loading_and_failure_offer_retry,
     step_scopes_hide_what_the_token_cannot_do,
+    step_applications_in_the_address,
     step_dot_types_open_and_delete,
     step_publish_confirmation_opens_at_its_title,
 ]
