@@ -103,7 +103,7 @@ export async function render(route) {
   else openVersion(route, versions);
 }
 
-/** The type's versions, from the last load when it is the same type; null when stale. */
+/** The type's versions (kept while the same type is shown); settles only for the current place. */
 function loadVersions(route, isCurrent) {
   const cached = state.versions;
   if (cached && cached.app === route.app && cached.type === route.type) return Promise.resolve(cached.list);
