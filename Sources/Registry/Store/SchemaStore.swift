@@ -4,6 +4,9 @@
 ///
 /// Correctness under concurrency is the implementation's job and must come from the database,
 /// because several replicas share one store.
+///
+/// Publishing is not a call of its own: the store opens a transaction (`PublishingStore`) and
+/// the domain's publish operation (`PublishOperation.swift`) runs its steps inside it.
 public protocol SchemaStore: PublishingStore, Sendable {
     /// The live (unrevoked, unexpired) token with this SHA-256 hash, or nil. Notes the day of
     /// use (at most one write per token and day).
