@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, bottom to top: C wrappers (`CLibPQ`, `CMicroHTTPD`) → pure domain (`Registry`) →
+/// Layers, bottom to top: C wrappers (`CLibPQ`, `CLibCrypto`, `CMicroHTTPD`) → pure domain (`Registry`) →
 /// adapters (`RegistryPostgres`, `HTTPServer`) → handlers (`RegistryAPI`) → the executable.
 let package = Package(
     name: "schema-registry",
@@ -14,12 +14,17 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "CMicroHTTPD",
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Registry", dependencies: ["CLibCrypto"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "RegistryPostgres", dependencies: ["Registry", "CLibPQ"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(
