@@ -52,4 +52,21 @@ import TestSupport
             #expect(try response.json()["warnings"] == nil, "\(name): \(response.bodyText)")
         }
     }
+
+    /// The README's example, as printed there.
+    @Test func theDocumentedExampleAnswersAsPrinted() throws {
+        let tenant = try TestRegistry.shared().makeTenant()
+        let response = try tenant.post(
+            [
+                "application": .string(tenant.code), "attributesType": "Flight Attributes",
+                "jsonSchema": #"{"type":"object","properties":{"gate":{"type":"strng"}}}"#,
+            ],
+            path: "/api/live_activity_schemas:validate")
+        #expect(response.status == 200)
+        let warnings = try #require(try response.json()["warnings"])
+        #expect(
+            JSONWriter.string(warnings)
+                == #"[{"path":"attributesType","message":"\"Flight Attributes\" is not a Swift type name (identifiers separated by \".\"): an identifier cannot contain U+0020 \" \""},"#
+                + #"{"path":"jsonSchema.properties.gate.type","message":"\"strng\" is not a JSON Schema type name; did you mean \"string\"?"}]"#)
+    }
 }
