@@ -42,17 +42,7 @@ extension PostgresSchemaStore {
 
     /// Events after the cursor in feed order, each with the statement's horizon; rows at or
     /// past the horizon are read only to learn that more is on its way.
-    static let changesAfter = PGStatement(
-        "feed_changes_after",
-        """
-        SELECT xid::text, id, kind, attributes_type, version::text, \(SQLText.utc("at")),
-               pg_snapshot_xmin(pg_current_snapshot())::text
-        FROM change_events
-        WHERE application_id = $1::bigint AND (xid, id) > ($2::xid8, $3::bigint)
-        ORDER BY xid, id
-        LIMIT $4::bigint
-        """)
+    static let changesAfter = PGStatement(file: "feed_changes_after")
 
-    static let changeHorizon = PGStatement(
-        "feed_change_horizon", "SELECT pg_snapshot_xmin(pg_current_snapshot())::text")
+    static let changeHorizon = PGStatement(file: "feed_change_horizon")
 }
