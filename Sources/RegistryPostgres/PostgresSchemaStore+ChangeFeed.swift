@@ -1,9 +1,10 @@
 import Registry
 
-/// The change feed (table `change_events`, migration 0008). Event ids and transaction ids are
-/// both allocated before commit, so a later event can commit first. An event is handed out
-/// only when its transaction is older than the oldest one still running (the snapshot's xmin):
-/// nothing can be added before it any more, so a reader following (xid, id) skips nothing.
+/// The change feed (table `change_events`). Event ids and transaction ids are both allocated
+/// before commit, so a later event can commit first. An event is handed out only when its
+/// transaction is older than the feed's horizon, the oldest transaction that may still write
+/// this database's events (`registry_feed_horizon()`): nothing can be added before it any
+/// more, so a reader following (xid, id) skips nothing.
 extension PostgresSchemaStore {
     public func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
         let limit = max(1, limit)

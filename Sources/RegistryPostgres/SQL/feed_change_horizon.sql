@@ -1,1 +1,1 @@
-SELECT pg_snapshot_xmin(pg_current_snapshot())::text
+SELECT registry_feed_horizon()::text
