@@ -3,8 +3,9 @@ import PackageDescription
 
 /// Layers, bottom to top: C wrappers (`CLibPQ`, `CLibCrypto`, `CMicroHTTPD`) and shared
 /// primitives (`Striping`) → pure domain (`Registry`) → adapters (`RegistryPostgres`,
-/// `HTTPServer`) → handlers (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON Schema) sits beside the
-/// adapters and only the executable's CLI uses it, so the server's modules never carry it.
+/// `HTTPServer`) → handlers (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON
+/// Schema) sits beside the adapters and only the executable's CLI uses it, so the server's
+/// modules never carry it.
 let package = Package(
     name: "schema-registry",
     products: [
