@@ -3,6 +3,7 @@
 import { $, h, show, errorBox, focusHeading, timeElement, plural } from './dom.js';
 import { api, session } from './api.js';
 import { renderVersionView } from './version-view.js';
+import { markBreakingVersions } from './version-badges.js';
 import { renderPublishView, compatibilityReport } from './publish-view.js';
 import { confirmDelete } from './dialogs.js';
 import { prettyJSON } from './json-text.js';
@@ -191,13 +192,17 @@ function renderVersions() {
       index === 0 ? h('span', { class: 'badge' }, 'newest') : null,
       h('span', { class: 'muted' }, 'created ', timeElement(schema.created))))));
   show($('#versions-view'), true);
+  markBreakingVersions($('#versions-list'), application(), state.type, versions);
 }
 
 function openVersion(version) {
   state.version = version;
   renderVersions();
   const schema = versionsOf(state.type).find((candidate) => candidate.version === version);
-  renderVersionView($('#version-view'), { application: application(), schema, onDelete: guarded('Not deleted', deleteVersion) });
+  renderVersionView($('#version-view'), {
+    application: application(), schema, versions: versionsOf(state.type),
+    onDelete: guarded('Not deleted', deleteVersion), onUnauthenticated: (error) => showError(error),
+  });
   showContent('version-view');
 }
 

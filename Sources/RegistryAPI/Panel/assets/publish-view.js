@@ -1,10 +1,14 @@
 // The publish view: type, optional version, schema text; a live dry run beside it.
 
-import { h, append, debounce, errorBox, plural } from './dom.js';
+import { h, append, debounce, errorBox } from './dom.js';
 import { api } from './api.js';
 import { renderForm } from './form-render.js';
 import { prettyJSON, characterIndex } from './json-text.js';
 import { confirmPublish } from './dialogs.js';
+import { compatibilityReport, warningList } from './compat-report.js';
+import { rememberPublished } from './publish-report.js';
+
+export { compatibilityReport };
 
 const MAX_SCHEMA_BYTES = 65536;
 const DRY_RUN_DELAY_MS = 400;
@@ -98,7 +102,10 @@ export function renderPublishView(container, options) {
     } else {
       checkArea.classList.add('busy');
       setStatus('pending', 'Checking…');
-      promise = api.validate(request).then((result) => ({ request, result }), (error) => ({ request, error }));
+      promise = Promise.all([
+        api.validate(request).then((result) => ({ request, result }), (error) => ({ request, error })),
+        identity(request),
+      ]).then(([outcome, found]) => ({ ...outcome, ...found }));
     }
     latest = { key, promise };
     promise.then((outcome) => {
@@ -112,6 +119,19 @@ export function renderPublishView(container, options) {
 
   const scheduleCheck = debounce(runCheck, DRY_RUN_DELAY_MS);
 
+  /** The shown verdict no longer matches the text: say so until the new answer arrives. */
+  function markStale() {
+    if (latest?.key === JSON.stringify(publishRequest())) return;
+    const status = checkArea.querySelector('#check-status');
+    if (status) {
+      status.className = 'check-status pending';
+      status.textContent = 'Checking…';
+    } else {
+      setStatus('pending', 'Checking…');
+    }
+    checkArea.classList.add('busy');
+  }
+
   function setStatus(kind, text) {
     checkArea.replaceChildren(h('p', { class: `check-status ${kind}`, id: 'check-status' }, text));
   }
@@ -123,8 +143,9 @@ export function renderPublishView(container, options) {
       const { result } = outcome;
       setStatus('ok', '✓ Passes every publishing rule.');
       append(checkArea, [
+        identityWarnings(outcome),
         compatibilityReport(result.compatibility, outcome.request.attributesType),
-        warningList(result.warnings),
+        warningList(result.warnings, 'check-warnings'),
         h('h4', {}, 'Form preview'),
         result.form ? renderForm(result.form, { label: 'Form preview' }) : h('p', { class: 'muted' }, 'No form in the answer.'),
       ]);
@@ -175,6 +196,7 @@ export function renderPublishView(container, options) {
   function onChange() {
     updateSize();
     publishError.replaceChildren();
+    markStale();
     scheduleCheck();
   }
 
@@ -200,16 +222,20 @@ export function renderPublishView(container, options) {
     const incompatible = outcome.result && !outcome.result.compatibility?.compatible;
     const title = `Publish ${request.attributesType} ${request.version ? `version ${request.version}` : '(next free version)'}?`;
     const body = [
+      identityWarnings(outcome),
       h('p', {}, 'Application ', h('code', {}, application), '. Published versions are immutable.'),
       outcome.result
         ? compatibilityReport(outcome.result.compatibility, request.attributesType)
         : h('div', { class: 'warning-box' }, h('p', {}, 'Compatibility could not be checked: ', outcome.error.message)),
-      outcome.result ? warningList(outcome.result.warnings) : null,
-    ].filter(Boolean);
-    if (!(await confirmPublish(title, body, { risky: incompatible || !outcome.result }))) return;
+      outcome.result ? warningList(outcome.result.warnings, 'confirm-warnings') : null,
+    ];
+    const risky = incompatible || !outcome.result || Boolean(outcome.taken || outcome.duplicate);
+    if (!(await confirmPublish(title, body.filter(Boolean), { risky }))) return;
     submit.disabled = true;
     try {
-      options.onPublished(await api.publish(request));
+      const result = await api.publish(request);
+      rememberPublished(result);
+      options.onPublished(result);
     } catch (error) {
       if (error.unauthenticated) options.onUnauthenticated(error);
       else {
@@ -233,46 +259,25 @@ function isRuleViolation(error) {
 }
 
 /**
- * A compatibility report: `{compatible, problems, groups, inherited_problems, compared_versions, summary}`
- * (older servers send only `compatible` and `problems`). Each new change is one line with the
- * versions it concerns; problems accepted by earlier publishes are only counted.
+ * What already exists: `{taken}` when the chosen version number is live, `{duplicate}` when the
+ * newest live version with identical content exists (`:lookup`). Failures count as "nothing
+ * found": publishing itself still refuses a taken number.
  */
-export function compatibilityReport(compatibility, attributesType) {
-  if (!compatibility) return h('p', { class: 'muted' }, 'No compatibility report in the answer.');
-  const compared = compatibility.compared_versions;
-  const inherited = compatibility.inherited_problems ?? [];
-  const inheritedNote = inherited.length
-    ? h('p', { class: 'muted compat-inherited' },
-      `${plural(inherited.length, 'inherited problem')} already accepted by earlier versions (not counted).`)
-    : null;
-  if (compatibility.compatible) {
-    if (compared && compared.length === 0) {
-      return h('p', { class: 'muted compat-nothing' }, sentence(compatibility.summary ?? 'nothing to compare'));
-    }
-    const against = compared ? `the compared versions (${compared.join(', ')})` : 'every earlier version';
-    return h('div', {}, h('p', { class: 'ok compat-ok' }, `✓ Compatible with ${against} of ${attributesType}.`), inheritedNote);
-  }
-  const groups = compatibility.groups
-    ? compatibility.groups.filter((group) => group.new)
-    : (compatibility.problems ?? []).map((problem) => ({ ...problem, versions: [problem.version] }));
-  return h('div', { class: 'warning-box compat-warning', role: 'group', 'aria-label': 'Compatibility warning' },
-    h('p', {}, h('strong', {}, '⚠ Not compatible with earlier versions. '),
-      `Apps built against them would fail to decode data of this schema (${plural(groups.length, 'finding')}):`),
-    h('ul', { class: 'compat-problems' }, groups.map((group) =>
-      h('li', {}, h('span', { class: 'badge' }, `version${group.versions.length === 1 ? '' : 's'} ${group.versions.join(', ')}`), ' ',
-        h('code', { class: 'path' }, group.path), ' ', h('span', { class: 'badge problem-kind' }, group.problem.replaceAll('_', ' ')),
-        ' ', group.message))),
-    inheritedNote,
-    compatibility.comparison_limit_reached ? h('p', { class: 'muted' }, sentence(compatibility.summary)) : null);
+async function identity(request) {
+  const { application, attributesType, version } = request;
+  const [taken, duplicate] = await Promise.all([
+    version === undefined ? null : api.schemaIfLive(application, attributesType, version).catch(() => null),
+    api.lookup(request).catch(() => null),
+  ]);
+  return { taken, duplicate };
 }
 
-/** `text` with a capital first letter and a full stop. */
-function sentence(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1) + '.';
-}
-
-function warningList(warnings) {
-  if (!warnings?.length) return null;
-  return h('div', { class: 'warning-box' }, h('p', {}, h('strong', {}, 'Warnings')),
-    h('ul', {}, warnings.map((warning) => h('li', {}, warning.path ? [h('code', { class: 'path' }, warning.path), ' '] : null, warning.message))));
+function identityWarnings({ request, taken, duplicate }) {
+  if (!taken && !duplicate) return null;
+  return h('div', { class: 'warning-box identity-warnings', id: 'identity-warnings' },
+    h('ul', {},
+      taken ? h('li', { id: 'version-taken' }, h('strong', {}, `Version ${request.version} already exists`),
+        ` (published ${taken.created}); publishing it again is refused. Leave the version empty for the next free number.`) : null,
+      duplicate ? h('li', { id: 'identical-version' }, h('strong', {}, `Identical to version ${duplicate.version}`),
+        ` of ${duplicate.attributes_type}: the same text (ignoring whitespace) is already published.`) : null));
 }
