@@ -135,7 +135,7 @@ def step_version_page_preview_push(p):
             "application": APP, "bundle_id": "com.example.flights", "schema_version": 1, "title": "Your flight",
             "content": "Boarding soon", "live_activity_id": "flight-LH402", "apns_priority": 10,
             "live_activity": {"event": "start", "attributes-type": TRY_TYPE,
-                              "content-state": {"gate": "B12", "status": "boarding"},
+                              "content-state": {"gate": "B12", "status": "boarding", "wifi": False},
                               "attributes": {"flightNumber": "LH 402"}}})
         assert status == 200 and body["valid"], body
         expected = body["request"]

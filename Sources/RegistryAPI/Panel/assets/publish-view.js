@@ -94,7 +94,16 @@ export function renderPublishView(container, options) {
   function runCheck() {
     const request = publishRequest();
     const key = JSON.stringify(request);
-    if (latest?.key === key) return latest.promise;
+    if (latest?.key === key) {
+      // Same input as the last check: its answer stands (shown again if marked stale meanwhile).
+      const { seq } = latest;
+      latest.promise.then((outcome) => {
+        if (seq !== sequence || !checkArea.classList.contains('busy')) return;
+        checkArea.classList.remove('busy');
+        if (!outcome.error?.unauthenticated) showOutcome(outcome);
+      });
+      return latest.promise;
+    }
     const mine = ++sequence;
     let promise;
     if (!request.attributesType || !request.jsonSchema.trim()) {
@@ -107,7 +116,7 @@ export function renderPublishView(container, options) {
         identity(request),
       ]).then(([outcome, found]) => ({ ...outcome, ...found }));
     }
-    latest = { key, promise };
+    latest = { key, promise, seq: mine };
     promise.then((outcome) => {
       if (mine !== sequence) return; // a newer check superseded this one
       checkArea.classList.remove('busy');
