@@ -105,6 +105,7 @@ def step_version_page_check_values(p):
         assert not p.unlabelled_controls(), p.unlabelled_controls()
 
     check_bad_flight_number()
+    assert "null" not in p.find("#version-view").text.split("\n"), "a stray null on the version page"
     p.shot("check-values")
 
     def on_phone():
@@ -243,6 +244,25 @@ def step_version_page_policy(p):
         remove_policy()
 
     at_phone_width(p, on_phone)
+
+    # A token without admin scope sees the policy but no way to change it. The page is loaded
+    # with `GET /api/token` answering scope read, as the registry does for a read token.
+    script = p.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        const realFetch = window.fetch;
+        window.fetch = (url, init) => new URL(url, location.href).pathname === '/api/token'
+          ? Promise.resolve(new Response('{"token":{"id":9,"scope":"read","name":"reader"}}',
+              {status: 200, headers: {'Content-Type': 'application/json'}}))
+          : realFetch(url, init);"""})
+    try:
+        p.driver.refresh()
+        p.visible("#workspace")
+        open_version(p, TRY_TYPE, 3, tab="policy")
+        p.text_in("#policy-read-only", "needs an admin token")
+        assert not p.find_all("#policy-edit"), "a read token must not be offered the policy form"
+    finally:
+        p.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+        p.driver.refresh()
+        p.visible("#workspace")
 
 
 def confirmation_title_in_view(p):

@@ -61,8 +61,8 @@ function changesTable(diff) {
         `${CHANGE_NAMES[change.change] ?? change.change}${change.property ? ` (${change.property.replaceAll('_', ' ')})` : ''}`,
         change.breaking ? [' ', h('span', { class: 'badge breaking-badge' }, 'breaking')] : null,
         change.reasons?.length ? h('ul', { class: 'reasons' }, change.reasons.map((reason) => h('li', {}, reason))) : null),
-      h('td', {}, shown(change.old, change.change === 'added')),
-      h('td', {}, shown(change.new, change.change === 'removed')))))))];
+      h('td', { dataset: { label: `Version ${diff.against}` } }, shown(change.old, change.change === 'added')),
+      h('td', { dataset: { label: `Version ${diff.version}` } }, shown(change.new, change.change === 'removed')))))))];
 }
 
 function shown(value, absent) {

@@ -1,7 +1,7 @@
 // "Policy": the compatibility policy in force for a type, and with an admin token a form to
 // set the type's own policy (mode, enforcement, oldest supported version) or remove it.
 
-import { h, errorBox, timeElement } from './dom.js';
+import { h, append, errorBox, timeElement } from './dom.js';
 import { api } from './api.js';
 import { tokenScope } from './token-scope.js';
 
@@ -30,7 +30,8 @@ export function renderPolicyView({ application, attributesType, onUnauthenticate
   }
 
   function show(policy, admin, message) {
-    container.replaceChildren(
+    container.replaceChildren();
+    append(container, [
       message ? h('p', { class: 'ok', id: 'policy-message' }, message) : null,
       h('dl', { class: 'policy-facts', id: 'policy-facts' },
         h('dt', {}, 'Mode'), h('dd', { dataset: { mode: policy.mode } }, MODES[policy.mode] ?? policy.mode),
@@ -40,7 +41,8 @@ export function renderPolicyView({ application, attributesType, onUnauthenticate
           policy.updated ? [', ', timeElement(policy.updated)] : null)),
       admin
         ? h('button', { type: 'button', class: 'secondary', id: 'policy-edit', onclick: () => edit(policy) }, 'Change the policy…')
-        : h('p', { class: 'muted', id: 'policy-read-only' }, 'Changing the policy needs an admin token.'));
+        : h('p', { class: 'muted', id: 'policy-read-only' }, 'Changing the policy needs an admin token.'),
+    ]);
   }
 
   function edit(policy) {

@@ -7,9 +7,9 @@ import { renderCheckValues } from './check-values.js';
 import { renderPushPreview } from './push-preview.js';
 
 const EVENTS = [
-  { value: 'start', label: 'start — the activity begins (attributes and content)' },
-  { value: 'update', label: 'update — new content' },
-  { value: 'end', label: 'end — final content' },
+  { value: 'start', label: 'start' },
+  { value: 'update', label: 'update' },
+  { value: 'end', label: 'end' },
 ];
 
 /** The section for `schema` (a Schema of the API) whose form is drawn in `formElement`. */
@@ -31,7 +31,7 @@ export function renderTryValues({ application, schema, form, formElement, onUnau
     h('div', { class: 'field try-event' },
       h('label', { for: 'try-event' }, 'Event'),
       eventSelect,
-      h('p', { class: 'field-hint', id: 'try-event-hint' }, 'Attributes are sent only with start.')),
+      h('p', { class: 'field-hint', id: 'try-event-hint' }, 'start begins the activity (attributes and content); update and end send new content only.')),
     check.element,
     preview.element);
 }

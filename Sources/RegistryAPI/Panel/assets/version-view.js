@@ -1,7 +1,7 @@
 // The version view: header, what publishing reported (when it happened in this tab), then
 // tabs "Form" (with "Try values"), "JSON", "Published text", "Changes" and "Policy".
 
-import { h, errorBox, timeElement } from './dom.js';
+import { h, append, errorBox, timeElement } from './dom.js';
 import { api } from './api.js';
 import { renderForm } from './form-render.js';
 import { highlightedJSON } from './json-text.js';
@@ -35,7 +35,8 @@ export function renderVersionView(container, { application, schema, versions, on
     .catch((error) => changesPanel.replaceChildren(errorBox(error, 'The versions could not be listed')));
 
   const size = new TextEncoder().encode(schema.json_schema).length;
-  container.replaceChildren(
+  container.replaceChildren();
+  append(container, [
     h('div', { class: 'view-head' },
       h('h2', { id: 'version-title' }, attributesType, ' ', h('span', { class: 'version-tag' }, `version ${version}`)),
       h('button', { type: 'button', class: 'danger small', id: 'delete-version', onclick: () => onDelete(schema) },
@@ -48,7 +49,8 @@ export function renderVersionView(container, { application, schema, versions, on
       { id: 'text', label: 'Published text', panel: publishedText(schema.json_schema) },
       { id: 'changes', label: 'Changes', panel: changesPanel },
       { id: 'policy', label: 'Policy', panel: renderPolicyView({ application, attributesType, onUnauthenticated }) },
-    ]));
+    ]),
+  ]);
 }
 
 /** What the registry answered when this version was published in this tab. */
