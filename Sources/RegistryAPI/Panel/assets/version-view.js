@@ -28,11 +28,14 @@ export function renderVersionView(container, { application, schema, versions, on
     .catch((error) => formPanel.replaceChildren(errorBox(error, 'The form could not be loaded')))
     .finally(() => formPanel.classList.remove('loading'));
 
-  const changesPanel = h('div', {}, h('p', { class: 'muted' }, 'Loading the versions…'));
-  Promise.resolve(versions ?? api.schemas(application).then((all) => all.filter((other) => other.attributes_type === attributesType)))
-    .then((list) => changesPanel.replaceChildren(
-      renderDiffView({ application, schema, earlier: list.filter((other) => other.version < version) })))
-    .catch((error) => changesPanel.replaceChildren(errorBox(error, 'The versions could not be listed')));
+  const changesPanel = () => {
+    const panel = h('div', {}, h('p', { class: 'muted' }, 'Loading the versions…'));
+    Promise.resolve(versions ?? api.schemas(application).then((all) => all.filter((other) => other.attributes_type === attributesType)))
+      .then((list) => panel.replaceChildren(
+        renderDiffView({ application, schema, earlier: list.filter((other) => other.version < version) })))
+      .catch((error) => panel.replaceChildren(errorBox(error, 'The versions could not be listed')));
+    return panel;
+  };
 
   const size = new TextEncoder().encode(schema.json_schema).length;
   container.replaceChildren();
@@ -48,7 +51,7 @@ export function renderVersionView(container, { application, schema, versions, on
       { id: 'json', label: 'JSON', panel: h('pre', { class: 'code json-view' }, highlightedJSON(schema.json_schema)) },
       { id: 'text', label: 'Published text', panel: publishedText(schema.json_schema) },
       { id: 'changes', label: 'Changes', panel: changesPanel },
-      { id: 'policy', label: 'Policy', panel: renderPolicyView({ application, attributesType, onUnauthenticated }) },
+      { id: 'policy', label: 'Policy', panel: () => renderPolicyView({ application, attributesType, onUnauthenticated }) },
     ]),
   ]);
 }
@@ -69,7 +72,11 @@ function publishedText(text) {
     h('pre', { class: 'code raw-view' }, text));
 }
 
-/** Accessible tabs (WAI-ARIA pattern): arrow keys, Home and End move between tabs. */
+/**
+ * Accessible tabs (WAI-ARIA pattern): arrow keys, Home and End move between tabs. A panel given
+ * as a function is built when its tab is first shown, so a version opened only to read its
+ * form asks the registry for nothing else.
+ */
 function tabs(name, items) {
   const list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Show the version as' });
   const panels = [];
@@ -77,7 +84,7 @@ function tabs(name, items) {
     const tabId = `${name}-${item.id}-tab`;
     const panelId = `${name}-${item.id}`;
     panels.push(h('div', { id: panelId, class: 'tab-panel', role: 'tabpanel', 'aria-labelledby': tabId, tabindex: 0, hidden: index > 0 },
-      item.panel));
+      typeof item.panel === 'function' ? null : item.panel));
     return h('button', {
       type: 'button', id: tabId, role: 'tab', 'aria-controls': panelId, dataset: { tab: item.id },
       onclick: () => select(index), onkeydown: (event) => keys(event, index),
@@ -89,6 +96,8 @@ function tabs(name, items) {
       button.tabIndex = i === index ? 0 : -1;
       panels[i].hidden = i !== index;
     });
+    const lazy = items[index].panel;
+    if (typeof lazy === 'function' && !panels[index].hasChildNodes()) panels[index].append(lazy());
     if (focus) buttons[index].focus();
   }
   function keys(event, index) {
