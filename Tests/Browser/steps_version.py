@@ -153,6 +153,15 @@ def step_version_page_preview_push(p):
 
     preview_valid_push()
     p.shot("preview-push")
+    # The payload is cut from the answer as sent: integer-like keys keep their place and numbers
+    # their spelling, which JSON.parse + JSON.stringify would change.
+    raw = p.driver.execute_async_script(
+        "const [text, done] = arguments;"
+        "import('./raw-json.js').then((m) => done([m.rawMember(text, ['request', 'payload']), m.rawMember(text, ['nope'])]))"
+        ".catch((e) => done(String(e)));",
+        '{"valid":true,"problems":[{"path":"a\\"}","message":"[{"}],"request":{"headers":{},'
+        '"payload" : {"aps":{"b":1.50,"1":"\\u00e9"}},"payload_bytes":30}}')
+    assert raw == ['{"aps":{"b":1.50,"1":"\\u00e9"}}', None], raw
     # Over the budget: a 5,000-character note makes a payload APNs would refuse.
     p.paste_into('#version-view [name="content-state.notes"]', "n" * 5000)
     p.click("#preview-push")
