@@ -80,6 +80,10 @@ def step_version_page_check_values(p):
     def check_bad_flight_number():
         flight = version_field(p, "attributes.flightNumber")
         p.type_into(f'#version-view [name="attributes.flightNumber"]', "not a flight")
+        # Typing alone gives feedback beside the field, once typing pauses.
+        p.visible('#version-view .field-problem[data-problem-path="attributes.flightNumber"]',
+                  "feedback on the pattern without pressing a button")
+        p.text_in("#check-values-result", "1 problem")
         p.type_into(f'#version-view [name="content-state.delayMinutes"]', "-3")
         p.click("#check-values")
         note = p.visible('#version-view .field-problem[data-problem-path="attributes.flightNumber"]',

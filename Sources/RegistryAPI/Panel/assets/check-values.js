@@ -1,5 +1,6 @@
 // "Check values": sends what was typed to `…/{type}/{version}:check` and shows each problem
-// beside its field, with a summary. After the first check, every edit checks again.
+// beside its field, with a summary. Typing checks by itself (after a pause), marking only the
+// fields already edited; the button marks every field.
 
 import { h, debounce, errorBox, plural } from './dom.js';
 import { api } from './api.js';
@@ -11,9 +12,15 @@ const RECHECK_DELAY_MS = 500;
 export function renderCheckValues(context) {
   const { application, schema, formElement, fields } = context;
   const summary = h('div', { id: 'check-values-result', class: 'try-result', role: 'status', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', id: 'check-values', class: 'primary', onclick: () => run() }, 'Check values');
+  const button = h('button', { type: 'button', id: 'check-values', class: 'primary', onclick: () => { everything = true; run(); } },
+    'Check values');
+  const touched = new Set(); // names of the inputs edited so far
+  let everything = false; // the button was used: mark problems of untouched fields too
   let active = false;
   let sequence = 0;
+
+  const shown = (problem) => everything || [...touched].some((name) =>
+    problem.path === name || problem.path.startsWith(`${name}.`) || problem.path.startsWith(`${name}[`));
 
   async function run() {
     active = true;
@@ -35,30 +42,35 @@ export function renderCheckValues(context) {
     }
     if (mine !== sequence) return; // a newer check superseded this one
     const problems = [...values.problems, ...(result.problems ?? [])];
-    const unplaced = markProblems(formElement, problems);
-    summary.replaceChildren(...verdict(result.valid && values.problems.length === 0, problems, unplaced));
+    const unplaced = markProblems(formElement, problems.filter(shown));
+    const placed = problems.filter(shown).length - unplaced.length;
+    summary.replaceChildren(...verdict(result.valid && values.problems.length === 0, problems, placed));
   }
 
-  const rerun = debounce(() => { if (active) run(); }, RECHECK_DELAY_MS);
-  formElement.addEventListener('input', rerun);
-  formElement.addEventListener('change', rerun);
+  const rerun = debounce(run, RECHECK_DELAY_MS);
+  const edited = (event) => {
+    if (event.target.name) touched.add(event.target.name);
+    rerun();
+  };
+  formElement.addEventListener('input', edited);
+  formElement.addEventListener('change', edited);
   formElement.addEventListener('click', (event) => { if (event.target.closest('.remove-item')) rerun(); });
 
   const element = h('div', { class: 'try-part', id: 'check-values-part' },
     h('h4', {}, 'Check values'),
-    h('p', { class: 'muted' }, 'Every rule of the schema (types, required fields, lengths, patterns, formats), as a journey would be checked.'),
+    h('p', { class: 'muted' }, 'Every rule of the schema (types, required fields, lengths, patterns, formats), as a journey would be checked. ',
+      'Typing checks the fields you edit; the button checks them all.'),
     h('div', { class: 'actions' }, button),
     summary);
   return { element, refresh: () => { if (active) run(); } };
 }
 
-function verdict(valid, problems, unplaced) {
+function verdict(valid, problems, placed) {
   const errors = problems.filter((problem) => problem.severity !== 'warning').length;
   const warnings = problems.length - errors;
   const head = valid
     ? h('p', { class: 'check-status ok' }, '✓ The values are valid', warnings ? ` (${plural(warnings, 'warning')})` : '', '.')
     : h('p', { class: 'check-status bad' }, `✗ ${plural(errors, 'problem')}`, warnings ? `, ${plural(warnings, 'warning')}` : '', '.');
-  const placed = problems.length - unplaced.length;
   return [
     head,
     placed ? h('p', { class: 'muted' }, `${placed} shown beside ${placed === 1 ? 'its field' : 'their fields'}.`) : null,
