@@ -349,10 +349,56 @@ def step_publishing_warns_and_keeps_the_report(p):
     assert api_versions(TRY_TYPE) == [4, 3, 2, 1], api_versions(TRY_TYPE)
 
 
+CONTRAST_SCRIPT = """
+const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+const lum = ([r, g, b]) => {
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+};
+const background = (el) => {
+  for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+  }
+  return [255, 255, 255];
+};
+return [...document.querySelectorAll(arguments[0])].filter((el) => el.getClientRects().length).map((el) => {
+  const a = lum(parse(getComputedStyle(el).color).slice(0, 3)), b = lum(background(el));
+  return [el.className, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+});
+"""
+
+VERSION_PAGE_TEXT = ("#version-view .field-problem, #versions-list .breaking-badge, #check-values-result .check-status, "
+                     "#preview-size, #preview-result .check-status, #diff-table .breaking-badge, #diff-summary")
+
+
+def step_version_page_contrast_light_and_dark(p):
+    for scheme in ("light", "dark"):
+        p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        try:
+            open_version(p, TRY_TYPE, 3)
+            p.type_into('#version-view [name="attributes.flightNumber"]', "not a flight")
+            p.visible('#version-view .field-problem[data-problem-path="attributes.flightNumber"]')
+            p.paste_into('#version-view [name="content-state.notes"]', "n" * 5000)
+            p.click("#preview-push")
+            p.visible("#preview-size.over")
+            p.shot(f"version-page-{scheme}")
+            ratios = p.js(CONTRAST_SCRIPT, VERSION_PAGE_TEXT)
+            p.click('#version-view [role="tab"][data-tab="changes"]')
+            p.visible("#diff-table .breaking-badge")
+            ratios += p.js(CONTRAST_SCRIPT, VERSION_PAGE_TEXT)
+            assert len(ratios) >= 6, ratios
+            low = [(name, round(ratio, 2)) for name, ratio in ratios if ratio < 4.5]
+            assert not low, f"text below 4.5:1 in {scheme} mode: {low}"
+        finally:
+            p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 STEPS = [
     step_version_page_check_values,
     step_version_page_preview_push,
     step_version_page_diff_and_breaking_badges,
     step_version_page_policy,
     step_publishing_warns_and_keeps_the_report,
+    step_version_page_contrast_light_and_dark,
 ]

@@ -54,7 +54,7 @@ export function renderPolicyView({ application, attributesType, onUnauthenticate
     });
     const error = h('div', { role: 'alert' });
     const form = h('form', { class: 'policy-form', id: 'policy-form', novalidate: true },
-      h('h4', {}, `Policy of ${attributesType}`),
+      h('h3', {}, `Policy of ${attributesType}`),
       mode.field, enforce.field,
       h('div', { class: 'field' }, h('label', { for: 'policy-floor-input' }, 'Oldest supported version'), floor,
         h('p', { class: 'field-hint', id: 'policy-floor-hint' }, 'Versions below it are not compared: apps built against them are no longer supported.')),
