@@ -349,6 +349,40 @@ def step_publishing_warns_and_keeps_the_report(p):
     assert api_versions(TRY_TYPE) == [4, 3, 2, 1], api_versions(TRY_TYPE)
 
 
+def step_publishing_under_a_refusing_policy_shows_the_report(p):
+    policy_path = f"/api/live_activity_types/{TRY_TYPE}/compatibility_policy"
+    status, body, _ = api("PUT", policy_path, {"mode": "backward", "enforce": "reject"}, query={"application": APP})
+    assert status == 200, body
+    breaking = text_of({**TRY_V4, "properties": {"status": TRY_V4["properties"]["status"]}})
+
+    def refused_in_the_dry_run():
+        open_version(p, TRY_TYPE, 4)
+        p.click("#new-version")
+        p.visible("#publish-view")
+        p.paste_into("#publish-schema", breaking)
+        p.text_in("#check-status", "policy of this type refuses")
+        report = p.visible("#publish-check .compat-warning", "the refusal's report in the dry run")
+        assert "content-state.notes" in report.text, report.text
+        p.click("#publish-submit")
+        p.text_in("#publish-error", "Fix the problems")
+        assert not p.js("return document.querySelector('#publish-dialog').open"), "no confirmation for a refused schema"
+
+    try:
+        refused_in_the_dry_run()
+        p.shot("publish-refused")
+
+        def on_phone():
+            refused_in_the_dry_run()
+            p.shot("publish-refused-phone")
+            p.click("#publish-form .actions button.secondary")  # Cancel
+
+        at_phone_width(p, on_phone)
+    finally:
+        status, body, _ = api("DELETE", policy_path, query={"application": APP})
+        assert status == 200, body
+    assert api_versions(TRY_TYPE) == [4, 3, 2, 1], api_versions(TRY_TYPE)
+
+
 CONTRAST_SCRIPT = """
 const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
 const lum = ([r, g, b]) => {
@@ -400,5 +434,6 @@ STEPS = [
     step_version_page_diff_and_breaking_badges,
     step_version_page_policy,
     step_publishing_warns_and_keeps_the_report,
+    step_publishing_under_a_refusing_policy_shows_the_report,
     step_version_page_contrast_light_and_dark,
 ]

@@ -50,6 +50,11 @@ export function renderCheckValues(context) {
   const rerun = debounce(run, RECHECK_DELAY_MS);
   const edited = (event) => {
     if (event.target.name) touched.add(event.target.name);
+    const status = summary.querySelector('.check-status');
+    if (status) { // the verdict shown is for other values now
+      status.className = 'check-status pending';
+      status.textContent = 'Checking…';
+    }
     rerun();
   };
   formElement.addEventListener('input', edited);

@@ -7,6 +7,7 @@ import { prettyJSON, characterIndex } from './json-text.js';
 import { confirmPublish } from './dialogs.js';
 import { compatibilityReport, warningList } from './compat-report.js';
 import { rememberPublished } from './publish-report.js';
+import { identity, identityWarnings } from './publish-identity.js';
 
 export { compatibilityReport };
 
@@ -158,6 +159,12 @@ export function renderPublishView(container, options) {
         h('h4', {}, 'Form preview'),
         result.form ? renderForm(result.form, { label: 'Form preview' }) : h('p', { class: 'muted' }, 'No form in the answer.'),
       ]);
+    } else if (refusedReport(outcome.error)) {
+      setStatus('bad', '✗ The compatibility policy of this type refuses this schema.');
+      append(checkArea, [
+        compatibilityReport(refusedReport(outcome.error), outcome.request.attributesType),
+        h('p', { class: 'muted' }, 'Publishing is refused while the policy enforces reject; an admin can change it on the version page (Policy).'),
+      ]);
     } else if (isRuleViolation(outcome.error)) {
       setStatus('bad', '✗ This schema cannot be published yet.');
       checkArea.append(problemList(outcome.error));
@@ -248,7 +255,10 @@ export function renderPublishView(container, options) {
     } catch (error) {
       if (error.unauthenticated) options.onUnauthenticated(error);
       else {
-        publishError.replaceChildren(errorBox(error, 'Not published'));
+        const report = refusedReport(error);
+        publishError.replaceChildren(report
+          ? h('div', { class: 'error-box' }, h('p', {}, h('strong', {}, 'Not published. '), error.message), compatibilityReport(report, request.attributesType))
+          : errorBox(error, 'Not published'));
         publishError.scrollIntoView({ block: 'nearest' });
       }
     } finally {
@@ -262,31 +272,12 @@ export function renderPublishView(container, options) {
   runCheck();
 }
 
+/** The compatibility report of a 409 refusal (policy `reject` or `requireCompatible`), if any. */
+function refusedReport(error) {
+  return error?.status === 409 ? error.details.find((detail) => detail?.['@type'] === 'compatibility_report') ?? null : null;
+}
+
 /** A 400 or 409 answer: the schema (or the request) breaks a rule; anything else is an outage. */
 function isRuleViolation(error) {
   return Boolean(error) && (error.status === 400 || error.status === 409 || error.status === 403);
-}
-
-/**
- * What already exists: `{taken}` when the chosen version number is live, `{duplicate}` when the
- * newest live version with identical content exists (`:lookup`). Failures count as "nothing
- * found": publishing itself still refuses a taken number.
- */
-async function identity(request) {
-  const { application, attributesType, version } = request;
-  const [taken, duplicate] = await Promise.all([
-    version === undefined ? null : api.schemaIfLive(application, attributesType, version).catch(() => null),
-    api.lookup(request).catch(() => null),
-  ]);
-  return { taken, duplicate };
-}
-
-function identityWarnings({ request, taken, duplicate }) {
-  if (!taken && !duplicate) return null;
-  return h('div', { class: 'warning-box identity-warnings', id: 'identity-warnings' },
-    h('ul', {},
-      taken ? h('li', { id: 'version-taken' }, h('strong', {}, `Version ${request.version} already exists`),
-        ` (published ${taken.created}); publishing it again is refused. Leave the version empty for the next free number.`) : null,
-      duplicate ? h('li', { id: 'identical-version' }, h('strong', {}, `Identical to version ${duplicate.version}`),
-        ` of ${duplicate.attributes_type}: the same text (ignoring whitespace) is already published.`) : null));
 }
