@@ -86,6 +86,7 @@ def step_version_page_check_values(p):
         p.text_in("#check-values-result", "1 problem")
         p.type_into(f'#version-view [name="content-state.delayMinutes"]', "-3")
         p.click("#check-values")
+        p.text_in("#check-values-result", "2 problems")
         note = p.visible('#version-view .field-problem[data-problem-path="attributes.flightNumber"]',
                          "the pattern problem beside the flight number")
         assert p.js("return arguments[0].closest('.field').contains(arguments[1])", flight, note), "the problem is not beside its field"
@@ -290,6 +291,12 @@ def confirmation_title_in_view(p):
         assert visible, f"{element.get_attribute('id')} is not in view: {element.rect}"
 
 
+def assert_unique_ids(p):
+    duplicates = p.js("const ids = [...document.querySelectorAll('[id]')].map(e => e.id);"
+                      "return ids.filter((id, i) => ids.indexOf(id) !== i);")
+    assert not duplicates, f"ids used twice: {duplicates}"
+
+
 def step_publishing_warns_and_keeps_the_report(p):
     open_version(p, TRY_TYPE, 3)
     p.click("#new-version")
@@ -297,6 +304,13 @@ def step_publishing_warns_and_keeps_the_report(p):
     # The editor starts from the newest text: identical to version 3.
     p.visible("#identical-version", "the identical-text warning")
     p.text_in("#identical-version", "Identical to version 3")
+    p.click("#publish-submit")  # the confirmation repeats the warning
+    p.dialog_open("#publish-dialog")
+    p.text_in("#confirm-identical-version", "Identical to version 3")
+    assert p.find("#publish-confirm").text == "Publish anyway"
+    assert_unique_ids(p)
+    p.click('#publish-dialog button[value="cancel"]')
+    p.dialog_closed("#publish-dialog")
     p.type_into("#publish-version", "2")
     p.visible("#version-taken", "the taken-number warning")
     p.text_in("#version-taken", "Version 2 already exists")
@@ -314,6 +328,7 @@ def step_publishing_warns_and_keeps_the_report(p):
     p.click("#publish-submit")
     confirmation_title_in_view(p)
     p.text_in("#publish-dialog", "jsonSchema.properties.g\u0430te")
+    assert_unique_ids(p)
     p.shot("publish-confirm-in-view", full_page=False)
     p.click("#publish-confirm")
     p.dialog_closed("#publish-dialog")

@@ -12,7 +12,7 @@ const RECHECK_DELAY_MS = 500;
 export function renderCheckValues(context) {
   const { application, schema, formElement, fields } = context;
   const summary = h('div', { id: 'check-values-result', class: 'try-result', role: 'status', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', id: 'check-values', class: 'primary', onclick: () => { everything = true; run(); } },
+  const button = h('button', { type: 'button', id: 'check-values', class: 'primary', onclick: () => { everything = true; rerun.cancel(); run(); } },
     'Check values');
   const touched = new Set(); // names of the inputs edited so far
   let everything = false; // the button was used: mark problems of untouched fields too

@@ -50,7 +50,7 @@ function changesTable(diff) {
       `${plural(changes.length, 'change')} from version ${diff.against} to version ${diff.version}`,
       breaking ? `, ${breaking} breaking.` : ', none breaking.');
   if (!changes.length) return [summary];
-  return [summary, h('div', { class: 'table-wrap' }, h('table', { class: 'diff-table', id: 'diff-table' },
+  return [summary, h('div', {}, h('table', { class: 'diff-table', id: 'diff-table' },
     h('caption', { class: 'visually-hidden' }, `Changes from version ${diff.against} to version ${diff.version}`),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col' }, 'Field'), h('th', { scope: 'col' }, 'Change'),

@@ -17,12 +17,13 @@ export async function identity(request) {
   return { taken, duplicate };
 }
 
-export function identityWarnings({ request, taken, duplicate }) {
+/** The warnings for `identity`'s findings; `idPrefix` keeps ids unique when shown twice. */
+export function identityWarnings({ request, taken, duplicate }, idPrefix = '') {
   if (!taken && !duplicate) return null;
-  return h('div', { class: 'warning-box identity-warnings', id: 'identity-warnings' },
+  return h('div', { class: 'warning-box identity-warnings', id: `${idPrefix}identity-warnings` },
     h('ul', {},
-      taken ? h('li', { id: 'version-taken' }, h('strong', {}, `Version ${request.version} already exists`),
+      taken ? h('li', { id: `${idPrefix}version-taken` }, h('strong', {}, `Version ${request.version} already exists`),
         ` (published ${formatTimestamp(taken.created)}); publishing it again is refused. Leave the version empty for the next free number.`) : null,
-      duplicate ? h('li', { id: 'identical-version' }, h('strong', {}, `Identical to version ${duplicate.version}`),
+      duplicate ? h('li', { id: `${idPrefix}identical-version` }, h('strong', {}, `Identical to version ${duplicate.version}`),
         ` of ${duplicate.attributes_type}: the same text (ignoring whitespace) is already published.`) : null));
 }

@@ -238,7 +238,7 @@ export function renderPublishView(container, options) {
     const incompatible = outcome.result && !outcome.result.compatibility?.compatible;
     const title = `Publish ${request.attributesType} ${request.version ? `version ${request.version}` : '(next free version)'}?`;
     const body = [
-      identityWarnings(outcome),
+      identityWarnings(outcome, 'confirm-'),
       h('p', {}, 'Application ', h('code', {}, application), '. Published versions are immutable.'),
       outcome.result
         ? compatibilityReport(outcome.result.compatibility, request.attributesType)

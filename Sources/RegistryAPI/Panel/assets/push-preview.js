@@ -91,8 +91,10 @@ function outcome(data, payloadText, problems) {
     h('h5', {}, 'Payload'),
     budget(request.payload_bytes),
     h('div', { class: 'label-row' }, h('span', { class: 'muted' }, 'Exactly as sent:'), copyButton(() => exact, 'Copy payload')),
-    h('pre', { class: 'code payload-raw', id: 'preview-payload' }, exact),
-    h('details', { class: 'payload-pretty' }, h('summary', {}, 'Formatted'), h('pre', { class: 'code json-view' }, highlightedJSON(exact))));
+    // Focusable, so a keyboard can scroll a long payload.
+    h('pre', { class: 'code payload-raw', id: 'preview-payload', tabindex: 0, 'aria-label': 'Payload as sent' }, exact),
+    h('details', { class: 'payload-pretty' }, h('summary', {}, 'Formatted'),
+      h('pre', { class: 'code json-view', tabindex: 0, 'aria-label': 'Payload, formatted' }, highlightedJSON(exact))));
   return parts;
 }
 
