@@ -327,7 +327,9 @@ def step_publishing_warns_and_keeps_the_report(p):
     p.shot("publish-warnings")
     p.click("#publish-submit")
     confirmation_title_in_view(p)
-    p.text_in("#publish-dialog", "jsonSchema.properties.g\u0430te")
+    p.text_in("#confirm-warnings", "jsonSchema.properties.g\u0430te")
+    assert p.js("const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight",
+                p.find("#confirm-warnings")), "the warnings should be in view when the confirmation opens"
     assert_unique_ids(p)
     p.shot("publish-confirm-in-view", full_page=False)
     p.click("#publish-confirm")

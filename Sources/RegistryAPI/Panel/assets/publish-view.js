@@ -240,10 +240,11 @@ export function renderPublishView(container, options) {
     const body = [
       identityWarnings(outcome, 'confirm-'),
       h('p', {}, 'Application ', h('code', {}, application), '. Published versions are immutable.'),
+      // Warnings are short; a long compatibility report must not push them out of view.
+      outcome.result ? warningList(outcome.result.warnings, 'confirm-warnings') : null,
       outcome.result
         ? compatibilityReport(outcome.result.compatibility, request.attributesType)
         : h('div', { class: 'warning-box' }, h('p', {}, 'Compatibility could not be checked: ', outcome.error.message)),
-      outcome.result ? warningList(outcome.result.warnings, 'confirm-warnings') : null,
     ];
     const risky = incompatible || !outcome.result || Boolean(outcome.taken || outcome.duplicate);
     if (!(await confirmPublish(title, body.filter(Boolean), { risky }))) return;
