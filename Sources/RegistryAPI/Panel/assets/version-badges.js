@@ -39,6 +39,7 @@ export function markBreakingVersions(list, application, attributesType, versions
       const { version } = versions[index];
       const key = JSON.stringify([application, attributesType, version, versions[index + 1].version]);
       queue.push(() => verdict(key, application, attributesType, version).then((breaking) => {
+        if (breaking !== null) button.dataset.breaking = String(breaking); // known, for tests and styles
         if (breaking && button.isConnected && !button.querySelector('.breaking-badge')) {
           button.append(h('span', { class: 'badge breaking-badge', title: `Breaks apps built against version ${versions[index + 1].version}` },
             'breaking'));
