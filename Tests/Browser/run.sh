@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser test of the control panel (issue 7): headless Chromium drives /panel/ of a real
+# Browser test of the control panel: headless Chromium drives /panel/ of a real
 # registry on a throwaway PostgreSQL (Tests/Scripts/stack.sh), and checks the API after each
 # step. Screenshots go to Tests/artifacts/panel/ (git-ignored).
 #

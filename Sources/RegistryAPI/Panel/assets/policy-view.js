@@ -1,9 +1,10 @@
 // "Policy": the compatibility policy in force for a type, and with an admin token a form to
 // set the type's own policy (mode, enforcement, oldest supported version) or remove it.
+// `scope` is the token's (GET /api/token, asked once at sign-in); the registry still refuses
+// a change from any other scope.
 
 import { h, append, errorBox, timeElement } from './dom.js';
 import { api } from './api.js';
-import { tokenScope } from './token-scope.js';
 
 const MODES = {
   none: 'none — no comparison',
@@ -15,14 +16,13 @@ const SOURCES = {
   type: 'set for this type', application: "the application's policy", default: 'the built-in default',
 };
 
-export function renderPolicyView({ application, attributesType, onUnauthenticated }) {
+export function renderPolicyView({ application, attributesType, scope, onUnauthenticated }) {
   const container = h('div', { class: 'policy-view', id: 'policy-view', 'aria-live': 'polite' },
     h('p', { class: 'check-status pending' }, 'Loading the policy…'));
 
   async function load() {
     try {
-      const [policy, scope] = await Promise.all([api.policy(application, attributesType), tokenScope()]);
-      show(policy, scope === 'admin');
+      show(await api.policy(application, attributesType), scope === 'admin');
     } catch (error) {
       if (error.unauthenticated) onUnauthenticated(error);
       container.replaceChildren(errorBox(error, 'The policy could not be loaded'));

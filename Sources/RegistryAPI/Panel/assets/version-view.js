@@ -14,10 +14,10 @@ import { copyButton } from './copy-button.js';
 
 /**
  * Fills `container` with `schema` (a Schema object of the API). `versions` are the type's live
- * versions, newest first (fetched when not given). The form is fetched from GET …/form; a
+ * versions, newest first (fetched when not given); `scope` is the token's (read, publish, admin). The form is fetched from GET …/form; a
  * failure there shows as a message in the Form tab only.
  */
-export function renderVersionView(container, { application, schema, versions, onDelete, onUnauthenticated = () => {} }) {
+export function renderVersionView(container, { application, schema, versions, scope, onDelete, onUnauthenticated = () => {} }) {
   const { attributes_type: attributesType, version } = schema;
   const formPanel = h('div', { class: 'loading' }, 'Loading the form…');
   api.form(application, attributesType, version)
@@ -30,7 +30,7 @@ export function renderVersionView(container, { application, schema, versions, on
 
   const changesPanel = () => {
     const panel = h('div', {}, h('p', { class: 'muted' }, 'Loading the versions…'));
-    Promise.resolve(versions ?? api.schemas(application).then((all) => all.filter((other) => other.attributes_type === attributesType)))
+    Promise.resolve(versions ?? api.typeVersions(application, attributesType))
       .then((list) => panel.replaceChildren(
         renderDiffView({ application, schema, earlier: list.filter((other) => other.version < version) })))
       .catch((error) => panel.replaceChildren(errorBox(error, 'The versions could not be listed')));
@@ -51,7 +51,7 @@ export function renderVersionView(container, { application, schema, versions, on
       { id: 'json', label: 'JSON', panel: h('pre', { class: 'code json-view' }, highlightedJSON(schema.json_schema)) },
       { id: 'text', label: 'Published text', panel: publishedText(schema.json_schema) },
       { id: 'changes', label: 'Changes', panel: changesPanel },
-      { id: 'policy', label: 'Policy', panel: () => renderPolicyView({ application, attributesType, onUnauthenticated }) },
+      { id: 'policy', label: 'Policy', panel: () => renderPolicyView({ application, attributesType, scope, onUnauthenticated }) },
     ]),
   ]);
 }
