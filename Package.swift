@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, bottom to top: C wrappers (`CLibPQ`, `CMicroHTTPD`) and shared primitives (`Striping`)
-/// → pure domain (`Registry`) → adapters (`RegistryPostgres`, `HTTPServer`) → handlers
-/// (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON Schema) sits beside the
-/// adapters and only the executable's CLI uses it, so the server's modules never carry it.
+/// Layers, bottom to top: C wrappers (`CLibPQ`, `CLibCrypto`, `CMicroHTTPD`) and shared
+/// primitives (`Striping`) → pure domain (`Registry`) → adapters (`RegistryPostgres`,
+/// `HTTPServer`) → handlers (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON
+/// Schema) sits beside the adapters and only the executable's CLI uses it, so the server's
+/// modules never carry it.
 let package = Package(
     name: "schema-registry",
     products: [
@@ -16,21 +17,31 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "CMicroHTTPD",
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Striping"),
-        .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Registry", dependencies: ["CLibCrypto"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwiftReader", dependencies: ["Registry"]),
-        .target(name: "RegistryPostgres", dependencies: ["Registry", "CLibPQ"]),
+        .target(
+            name: "RegistryPostgres",
+            dependencies: ["Registry", "CLibPQ"],
+            exclude: ["SQL"],
+            plugins: ["EmbeddedFilesPlugin"]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping"]),
         .target(
             name: "RegistryAPI",
             dependencies: ["Registry", "HTTPServer", "Striping"],
             exclude: ["Panel/assets"],
-            plugins: ["PanelAssetsPlugin"]
+            plugins: ["EmbeddedFilesPlugin"]
         ),
         .executableTarget(
             name: "schema-registry",
@@ -44,12 +55,12 @@ let package = Package(
             dependencies: ["build-info-tool"],
             path: "Sources/BuildInfoPlugin"
         ),
-        .executableTarget(name: "panel-assets-tool", path: "Sources/PanelAssetsTool"),
+        .executableTarget(name: "embedded-files-tool", path: "Sources/EmbeddedFilesTool"),
         .plugin(
-            name: "PanelAssetsPlugin",
+            name: "EmbeddedFilesPlugin",
             capability: .buildTool(),
-            dependencies: ["panel-assets-tool"],
-            path: "Sources/PanelAssetsPlugin"
+            dependencies: ["embedded-files-tool"],
+            path: "Sources/EmbeddedFilesPlugin"
         ),
         .target(
             name: "TestSupport",

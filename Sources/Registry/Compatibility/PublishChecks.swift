@@ -1,7 +1,9 @@
 /// The checks of a schema about to be published, made on what is known of it: its
 /// compatibility report against earlier live versions, which refuses the publish when it finds
-/// new problems under `requireCompatible` or a policy that rejects, and warnings (a worst-case
-/// start payload over APNs' 4 KB, names that may be mistaken for others) that never refuse.
+/// new problems under `requireCompatible` or a policy that rejects, and warnings that never
+/// refuse (a worst-case start payload that cannot fit APNs' 4 KB, a type name no Swift type can
+/// have, names that may be mistaken for others, `type` values that are not JSON Schema type
+/// names).
 public struct PublishChecks: Sendable {
     public let compatibility: CompatibilityReport
     public let warnings: [JSONValue]
@@ -14,10 +16,11 @@ public struct PublishChecks: Sendable {
             throw Self.refusal(compatibility, requested: requireCompatible)
         }
         self.compatibility = compatibility
+        let named = [SwiftTypeName.warning(about: attributesType)].compactMap { $0 }
+            + LookalikeNames.warnings(attributesType: attributesType, document: document)
+            + SchemaTypeNames.warnings(in: document)
         warnings = Self.payloadWarnings(document, attributesType: attributesType)
-            + LookalikeNames.warnings(attributesType: attributesType, document: document).map { name in
-                ["path": .string(name.path), "message": .string(name.message)]
-            }
+            + named.map { ["path": .string($0.path), "message": .string($0.message)] }
     }
 
     /// The 409: the message names each new problem once, with the versions it concerns; the

@@ -2,9 +2,9 @@ import Registry
 
 /// What Create and `:validate` both learn about a submitted schema: the validated document and
 /// the domain's checks of it (`PublishChecks`: compatibility with earlier live versions under
-/// the type's policy, payload and name warnings), compared through the outline caches. Create
-/// learns what to compare with from its publish statement, so the review is made after the
-/// insert (and before the commit when it may refuse).
+/// the type's policy; warnings about the payload size and the names), compared through the
+/// outline caches. Create learns what to compare with from its publish statement, so the review
+/// is made after the insert (and before the commit when it may refuse).
 struct PublishReview {
     let document: SchemaDocument
     let checks: PublishChecks
