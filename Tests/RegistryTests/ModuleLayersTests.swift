@@ -10,7 +10,8 @@ import TestSupport
     /// not listed: only names that are folders of `Sources/` count.
     static let allowed: [String: Set<String>] = [
         "Striping": [],
-        "Registry": [],
+        // libcrypto's SHA-256 only, wrapped by one file (see below).
+        "Registry": ["CLibCrypto"],
         "SwiftReader": ["Registry"],
         "RegistryPostgres": ["Registry", "CLibPQ"],
         "HTTPServer": ["CMicroHTTPD", "Striping"],
@@ -50,5 +51,18 @@ import TestSupport
             #expect(try !Self.imports(of: module).contains("SwiftReader"), "\(module) imports SwiftReader")
         }
         #expect(try Self.imports(of: "schema-registry").contains("SwiftReader"))
+    }
+
+    /// Each C library sits behind one small wrapper: the files that import it.
+    @Test(arguments: [("CLibCrypto", "Registry", ["Crypto/SHA256.swift"])])
+    func aCLibraryHasOneWrapper(library: String, module: String, wrappers: [String]) throws {
+        let folder = Self.sources.appendingPathComponent(module)
+        let paths = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
+        var importing: [String] = []
+        for path in paths.sorted() where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+            if text.split(separator: "\n").contains(where: { $0 == "import \(library)" }) { importing.append(path) }
+        }
+        #expect(importing == wrappers)
     }
 }
