@@ -1,5 +1,254 @@
-"""Browser steps: a11y. Each takes the `Panel` and runs while signed in, after panel_test's core steps."""
+"""Browser steps: accessibility. Each takes the `Panel` and runs while signed in, after
+panel_test's core steps.
+
+axe-core (bundled by axe-selenium-python, installed by run.sh) checks every view in `VIEWS` at
+every width in `WIDTHS` and in every colour scheme in `SCHEMES`; any violation of impact
+`serious` or `critical` fails the step. A second check tabs through each view and measures the
+focus ring against what is behind it, which axe does not: WCAG 2.2 AA wants 3:1 for a focus
+indicator. Every combination leaves a screenshot named a11y-VIEW-WIDTH-SCHEME.png.
+
+To cover a new view, add one `View` line: a name and a function that opens the view from
+scratch (any page state) and returns once it is drawn.
+"""
+
+from dataclasses import dataclass
+from typing import Callable
 
 from harness import *  # noqa: F403
 
-STEPS = []
+TOKEN_KEY = "schema-registry.token"
+FAILING_IMPACTS = ("serious", "critical")
+WIDTHS = [(1280, 900, False), (390, 844, True)]  # (width, height, mobile)
+SCHEMES = ["light", "dark"]
+FOCUS_TABS = 8  # how many Tab presses per view the focus-ring check measures
+FOCUS_CONTRAST = 3.0
+
+A11Y_TYPE = None  # published once by step_a11y_fixture
+
+
+@dataclass
+class View:
+    name: str
+    open: Callable  # open(panel): navigates from any state, returns once the view is drawn
+    full_page: bool = True  # False while a modal dialog is open: the screenshot shows the viewport
+
+
+# --- opening each view from scratch ---------------------------------------------------------
+
+def open_sign_in(p):
+    p.driver.get(BASE + "/panel/")
+    p.js("sessionStorage.removeItem(arguments[0])", TOKEN_KEY)
+    p.driver.get(BASE + "/panel/")
+    p.visible("#token-input", "the sign-in form")
+
+
+def open_sign_in_error(p):
+    open_sign_in(p)
+    p.type_into("#token-input", "not-a-real-token")
+    p.find("#token-input").send_keys(Keys.ENTER)
+    p.text_in("#errors", "not accepted")
+
+
+def open_workspace(p):
+    """Signed in with the fixture type's newest version open."""
+    p.driver.get(BASE + "/panel/")
+    p.js("sessionStorage.setItem(arguments[0], arguments[1])", TOKEN_KEY, TOKEN)
+    p.driver.get(BASE + "/panel/")
+    p.visible("#workspace", "the workspace")
+    if p.find("#application-select").get_attribute("value") != APP:
+        Select(p.find("#application-select")).select_by_value(APP)
+    button = f'#types-list .type-button[data-type="{A11Y_TYPE}"]'
+    p.visible(button, "the fixture type in the list")
+    p.click(button)
+    p.text_in("#version-title", f"{A11Y_TYPE} version 2")
+
+
+def open_version_form(p):
+    open_workspace(p)
+    p.visible('#version-view [name="content-state.gate"]', "the version's form")
+
+
+def open_version_tab(tab, css):
+    def open_tab(p):
+        open_workspace(p)
+        p.click(f'#version-view [role="tab"][data-tab="{tab}"]')
+        p.visible(f"#version-view {css}")
+    return open_tab
+
+
+def open_publish_editor(p):
+    open_workspace(p)
+    p.click("#new-version")
+    p.visible("#publish-schema")
+    p.text_in("#check-status", "Passes every publishing rule", "the dry run's verdict")
+
+
+def open_publish_dialog(p):
+    """The risky confirmation: the dry run found breaking changes, the button says so."""
+    open_workspace(p)
+    p.click("#new-version")
+    p.paste_into("#publish-schema", SCHEMA_V2)
+    p.visible("#publish-check .compat-warning", "the compatibility warning")
+    p.click("#publish-submit")
+    p.dialog_open("#publish-dialog")
+
+
+def open_delete_dialog(p):
+    open_workspace(p)
+    p.click("#delete-version")
+    p.dialog_open("#delete-dialog")
+
+
+VIEWS = [
+    View("sign-in", open_sign_in),
+    View("sign-in-error", open_sign_in_error),
+    View("version-form", open_version_form),
+    View("version-json", open_version_tab("json", ".json-view")),
+    View("version-text", open_version_tab("text", ".raw-view")),
+    View("publish-editor", open_publish_editor),
+    View("publish-dialog", open_publish_dialog, full_page=False),
+    View("delete-dialog", open_delete_dialog, full_page=False),
+]
+
+
+# --- measuring ------------------------------------------------------------------------------
+
+def set_scheme(p, scheme):
+    p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    actual = p.js("return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'")
+    assert actual == scheme, f"asked for {scheme}, the page sees {actual}"
+
+
+def axe_violations(p):
+    """axe-core's serious and critical violations on the page as it is, one line each."""
+    from axe_selenium_python import Axe  # installed by run.sh; imported here so the core steps run without it
+    axe = Axe(p.driver)
+    if not p.js("return typeof window.axe === 'object'"):
+        axe.inject()
+    results = axe.run(options='{"resultTypes": ["violations"]}')
+    lines = []
+    for violation in results["violations"]:
+        if violation["impact"] not in FAILING_IMPACTS:
+            continue
+        targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
+        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    return lines
+
+
+# The focused element's outline, and the first opaque background behind it (the outline is
+# drawn outside the element, so its own background does not count). Colours come back as
+# rgb()/rgba() strings from getComputedStyle.
+FOCUS_PROBE = """
+const el = document.activeElement;
+if (!el || el === document.body) return null;
+const style = getComputedStyle(el);
+let behind = el.parentElement, background = null;
+while (behind) {
+  const colour = getComputedStyle(behind).backgroundColor;
+  if (!/rgba\\(.*, 0\\)$/.test(colour) && colour !== 'transparent') { background = colour; break; }
+  behind = behind.parentElement;
+}
+if (!background) background = getComputedStyle(document.body).backgroundColor;
+const dialog = el.closest('dialog');
+if (dialog && (!behind || !dialog.contains(behind))) background = getComputedStyle(dialog).backgroundColor;
+return {
+  element: el.outerHTML.slice(0, 80), outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth),
+  outline: style.outlineColor, background,
+};
+"""
+
+
+def channels(colour):
+    numbers = colour[colour.index("(") + 1:colour.index(")")].replace("/", ",").replace(" ", ",").split(",")
+    return [float(n) for n in numbers if n][:3]
+
+
+def luminance(colour):
+    def linear(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in channels(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def focus_ring_problems(p):
+    """Tabs through the view; every focused element needs a 2px+ outline at 3:1 against its backdrop."""
+    problems = []
+    seen = set()
+    for _ in range(FOCUS_TABS):
+        p.driver.switch_to.active_element.send_keys(Keys.TAB)
+        probe = p.js(FOCUS_PROBE)
+        if probe is None or probe["element"] in seen:
+            continue
+        seen.add(probe["element"])
+        if probe["outlineStyle"] == "none" or probe["outlineWidth"] < 2:
+            problems.append(f"no visible focus outline on {probe['element']}")
+            continue
+        ratio = contrast(probe["outline"], probe["background"])
+        if ratio < FOCUS_CONTRAST:
+            problems.append(f"focus outline {probe['outline']} on {probe['background']} is {ratio:.2f}:1 "
+                            f"(needs {FOCUS_CONTRAST}:1) on {probe['element']}")
+    return problems
+
+
+# --- the steps ------------------------------------------------------------------------------
+
+def step_a11y_fixture(p):
+    """A type of its own with two versions: the richest form, then a compatible second one."""
+    global A11Y_TYPE
+    A11Y_TYPE = unused_type_name("AccessibleFlight")
+    v2 = json.loads(SCHEMA_V1)
+    v2["properties"]["terminal"] = {"type": "string"}
+    for version, text in ((1, SCHEMA_V1), (2, json.dumps(v2))):
+        status, body, _ = api("POST", "/api/live_activity_schemas", body={
+            "application": APP, "attributesType": A11Y_TYPE, "jsonSchema": text, "version": version})
+        assert status == 200, f"publish version {version}: HTTP {status} {body}"
+
+
+def step_a11y_every_view_width_and_scheme(p):
+    failures = []
+    checked = 0
+    try:
+        for width, height, mobile in WIDTHS:
+            p.set_width(width, height, mobile=mobile)
+            for view in VIEWS:
+                set_scheme(p, "light")
+                try:
+                    view.open(p)
+                except Exception as error:  # noqa: BLE001 - one view that fails to open must not hide the others
+                    failures.append(f"{view.name} @ {width}px: could not open: {error}")
+                    continue
+                for scheme in SCHEMES:
+                    set_scheme(p, scheme)
+                    where = f"{view.name} @ {width}px, {scheme}"
+                    failures += [f"{where}: {line}" for line in axe_violations(p)]
+                    failures += [f"{where}: {line}" for line in focus_ring_problems(p)]
+                    p.shot(f"a11y-{view.name}-{width}-{scheme}", full_page=view.full_page)
+                    checked += 1
+    finally:
+        p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        p.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        open_workspace(p)  # leave the panel signed in, as the next steps expect
+    expected = len(VIEWS) * len(WIDTHS) * len(SCHEMES)
+    print(f"     accessibility: {checked} of {expected} view × width × scheme combinations checked")
+    assert not failures, f"{len(failures)} accessibility problems:\n" + "\n".join(failures)
+    assert checked == expected, f"only {checked} of {expected} combinations were checked"
+
+
+def step_a11y_fixture_removed(p):
+    for version in (2, 1):
+        status, body, _ = api("DELETE", schema_path(A11Y_TYPE, version), query={"application": APP})
+        assert status in (200, 204), f"delete version {version}: HTTP {status} {body}"
+
+
+STEPS = [
+    step_a11y_fixture,
+    step_a11y_every_view_width_and_scheme,
+    step_a11y_fixture_removed,
+]

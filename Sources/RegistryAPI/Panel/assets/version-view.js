@@ -26,13 +26,13 @@ export function renderVersionView(container, { application, schema, onDelete }) 
     h('p', { class: 'muted' }, 'Published ', timeElement(schema.created), ` · ${size} bytes`),
     tabs('version-tabs', [
       { id: 'form', label: 'Form', panel: formPanel },
-      { id: 'json', label: 'JSON', panel: h('pre', { class: 'code json-view' }, highlightedJSON(schema.json_schema)) },
+      { id: 'json', label: 'JSON', panel: h('pre', { class: 'code json-view', tabindex: 0 }, highlightedJSON(schema.json_schema)) },
       { id: 'text', label: 'Published text', panel: publishedText(schema.json_schema) },
     ]));
 }
 
 function publishedText(text) {
-  const pre = h('pre', { class: 'code raw-view' }, text);
+  const pre = h('pre', { class: 'code raw-view', tabindex: 0 }, text);
   const status = h('span', { class: 'muted', role: 'status' });
   const copy = h('button', {
     type: 'button', class: 'secondary small',
