@@ -3,14 +3,16 @@ panel_test's core steps.
 
 axe-core (bundled by axe-selenium-python, installed by run.sh) checks every view in `VIEWS` at
 every width in `WIDTHS` and in every colour scheme in `SCHEMES`; any violation of impact
-`serious` or `critical` fails the step. A second check tabs through each view and measures the
-focus ring against what is behind it, which axe does not: WCAG 2.2 AA wants 3:1 for a focus
-indicator. Every combination leaves a screenshot named a11y-VIEW-WIDTH-SCHEME.png.
+`serious` or `critical` fails the step. A second check (at the first width: colours do not
+change with the width) tabs through each view and measures the focus ring against what is
+behind it, which axe does not: WCAG 2.2 AA wants 3:1 for a focus indicator. Every combination
+leaves a screenshot named NN-a11y-VIEW-WIDTH-SCHEME.png.
 
 To cover a new view, add one `View` line: a name and a function that opens the view from
 scratch (any page state) and returns once it is drawn.
 """
 
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -214,29 +216,40 @@ def step_a11y_fixture(p):
 def step_a11y_every_view_width_and_scheme(p):
     failures = []
     checked = 0
+    seconds = {"open": 0.0, "axe": 0.0, "focus": 0.0, "screenshots": 0.0}
+
+    def timed(part, action, *args):
+        started = time.monotonic()
+        try:
+            return action(*args)
+        finally:
+            seconds[part] += time.monotonic() - started
+
     try:
         for width, height, mobile in WIDTHS:
             p.set_width(width, height, mobile=mobile)
             for view in VIEWS:
                 set_scheme(p, "light")
                 try:
-                    view.open(p)
+                    timed("open", view.open, p)
                 except Exception as error:  # noqa: BLE001 - one view that fails to open must not hide the others
                     failures.append(f"{view.name} @ {width}px: could not open: {error}")
                     continue
                 for scheme in SCHEMES:
                     set_scheme(p, scheme)
                     where = f"{view.name} @ {width}px, {scheme}"
-                    failures += [f"{where}: {line}" for line in axe_violations(p)]
-                    failures += [f"{where}: {line}" for line in focus_ring_problems(p)]
-                    p.shot(f"a11y-{view.name}-{width}-{scheme}", full_page=view.full_page)
+                    timed("screenshots", p.shot, f"a11y-{view.name}-{width}-{scheme}", view.full_page)
+                    failures += [f"{where}: {line}" for line in timed("axe", axe_violations, p)]
+                    if width == WIDTHS[0][0]:  # the rings' colours and backdrops are the same at every width
+                        failures += [f"{where}: {line}" for line in timed("focus", focus_ring_problems, p)]
                     checked += 1
     finally:
         p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         p.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         open_workspace(p)  # leave the panel signed in, as the next steps expect
     expected = len(VIEWS) * len(WIDTHS) * len(SCHEMES)
-    print(f"     accessibility: {checked} of {expected} view × width × scheme combinations checked")
+    print(f"     accessibility: {checked} of {expected} view × width × scheme combinations checked ("
+          + ", ".join(f"{part} {total:.0f}s" for part, total in seconds.items()) + ")")
     assert not failures, f"{len(failures)} accessibility problems:\n" + "\n".join(failures)
     assert checked == expected, f"only {checked} of {expected} combinations were checked"
 
