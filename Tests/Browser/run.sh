@@ -42,8 +42,17 @@ if [ "$(cat "$tools_dir/.pins" 2>/dev/null)" != "$tools" ]; then
 fi
 
 echo "==> linting the panel's JavaScript (oxlint, Tests/Browser/oxlintrc.json)" >&2
-"$tools_dir/bin/oxlint" --config Tests/Browser/oxlintrc.json --deny-warnings --format unix \
-    Sources/RegistryAPI/Panel/assets/*.js
+lint() { "$tools_dir/bin/oxlint" --config Tests/Browser/oxlintrc.json --deny-warnings --format unix "$@"; }
+# First a file with an undefined name and a syntax error: a linter that passes it is misconfigured.
+canary="$(mktemp -d)"
+printf 'export const f = () => undefinedName;\nconst broken = ;\n' >"$canary/canary.js"
+if lint "$canary/canary.js" >/dev/null 2>&1; then
+    echo "oxlint passed a broken file: check Tests/Browser/oxlintrc.json" >&2
+    rm -rf "$canary"
+    exit 1
+fi
+rm -rf "$canary"
+lint Sources/RegistryAPI/Panel/assets/*.js
 
 if [ -z "${STACK_BIN:-}" ]; then
     echo "==> building schema-registry" >&2

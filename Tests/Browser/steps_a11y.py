@@ -179,6 +179,17 @@ def contrast(a, b):
     return (light + 0.05) / (dark + 0.05)
 
 
+def focus_ring_problem(probe):
+    """What is wrong with one focused element's outline (a `FOCUS_PROBE` result), or None."""
+    if probe["outlineStyle"] == "none" or probe["outlineWidth"] < 2:
+        return f"no visible focus outline on {probe['element']}"
+    ratio = contrast(probe["outline"], probe["background"])
+    if ratio < FOCUS_CONTRAST:
+        return (f"focus outline {probe['outline']} on {probe['background']} is {ratio:.2f}:1 "
+                f"(needs {FOCUS_CONTRAST}:1) on {probe['element']}")
+    return None
+
+
 def focus_ring_problems(p):
     """Tabs through the view; every focused element needs a 2px+ outline at 3:1 against its backdrop."""
     problems = []
@@ -189,13 +200,9 @@ def focus_ring_problems(p):
         if probe is None or probe["element"] in seen:
             continue
         seen.add(probe["element"])
-        if probe["outlineStyle"] == "none" or probe["outlineWidth"] < 2:
-            problems.append(f"no visible focus outline on {probe['element']}")
-            continue
-        ratio = contrast(probe["outline"], probe["background"])
-        if ratio < FOCUS_CONTRAST:
-            problems.append(f"focus outline {probe['outline']} on {probe['background']} is {ratio:.2f}:1 "
-                            f"(needs {FOCUS_CONTRAST}:1) on {probe['element']}")
+        problem = focus_ring_problem(probe)
+        if problem:
+            problems.append(problem)
     return problems
 
 
@@ -211,6 +218,37 @@ def step_a11y_fixture(p):
         status, body, _ = api("POST", "/api/live_activity_schemas", body={
             "application": APP, "attributesType": A11Y_TYPE, "jsonSchema": text, "version": version})
         assert status == 200, f"publish version {version}: HTTP {status} {body}"
+
+
+def step_a11y_checks_catch_the_known_defects(p):
+    """The checks themselves: on a panel page, a button drawn like the old dark-mode Delete
+    (white on #ff8a80, 2.28:1) must be an axe color-contrast violation, and the old focus ring
+    (#f0a500 on white, 2.08:1) a focus-ring problem; the panel's own buttons must pass both."""
+    open_workspace(p)
+    set_scheme(p, "light")
+    try:
+        p.js("""
+            const old = document.createElement('button');
+            old.id = 'a11y-canary'; old.type = 'button'; old.textContent = 'Delete version 2…';
+            Object.assign(old.style, { background: '#ff8a80', color: '#ffffff', outline: '3px solid #f0a500' });
+            document.querySelector('#version-view').append(old);
+            old.focus();
+        """)
+        found = [line for line in axe_violations(p) if line.startswith("color-contrast ") and "#a11y-canary" in line]
+        assert found, "axe did not report white on #ff8a80"
+        problem = focus_ring_problem(p.js(FOCUS_PROBE))
+        assert problem and "2.08:1" in problem, f"the #f0a500 ring on white was not caught: {problem}"
+        for scheme in SCHEMES:
+            set_scheme(p, scheme)
+            # Shift+Tab then Tab: keyboard focus, so :focus-visible applies as it does for a person.
+            p.find("#delete-version").send_keys(Keys.SHIFT, Keys.TAB)
+            p.driver.switch_to.active_element.send_keys(Keys.TAB)
+            probe = p.js(FOCUS_PROBE)
+            assert "delete-version" in probe["element"], probe["element"]
+            assert focus_ring_problem(probe) is None, f"{scheme}: {focus_ring_problem(probe)}"
+    finally:
+        p.js("document.querySelector('#a11y-canary')?.remove()")
+        p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
 def step_a11y_every_view_width_and_scheme(p):
@@ -262,6 +300,7 @@ def step_a11y_fixture_removed(p):
 
 STEPS = [
     step_a11y_fixture,
+    step_a11y_checks_catch_the_known_defects,
     step_a11y_every_view_width_and_scheme,
     step_a11y_fixture_removed,
 ]
