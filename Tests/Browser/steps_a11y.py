@@ -17,13 +17,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 from harness import *  # noqa: F403
+from a11y_checks import FOCUS_PROBE, axe_violations, focus_ring_problem, focus_ring_problems, set_scheme
 
 TOKEN_KEY = "schema-registry.token"
-FAILING_IMPACTS = ("serious", "critical")
 WIDTHS = [(1280, 900, False), (390, 844, True)]  # (width, height, mobile)
 SCHEMES = ["light", "dark"]
-FOCUS_TABS = 8  # how many Tab presses per view the focus-ring check measures
-FOCUS_CONTRAST = 3.0
 
 A11Y_TYPE = None  # published once by step_a11y_fixture
 
@@ -111,99 +109,6 @@ VIEWS = [
     View("publish-dialog", open_publish_dialog, full_page=False),
     View("delete-dialog", open_delete_dialog, full_page=False),
 ]
-
-
-# --- measuring ------------------------------------------------------------------------------
-
-def set_scheme(p, scheme):
-    p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-        "features": [{"name": "prefers-color-scheme", "value": scheme}]})
-    actual = p.js("return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'")
-    assert actual == scheme, f"asked for {scheme}, the page sees {actual}"
-
-
-def axe_violations(p):
-    """axe-core's serious and critical violations on the page as it is, one line each."""
-    from axe_selenium_python import Axe  # installed by run.sh; imported here so the core steps run without it
-    axe = Axe(p.driver)
-    if not p.js("return typeof window.axe === 'object'"):
-        axe.inject()
-    results = axe.run(options='{"resultTypes": ["violations"]}')
-    lines = []
-    for violation in results["violations"]:
-        if violation["impact"] not in FAILING_IMPACTS:
-            continue
-        targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
-        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
-    return lines
-
-
-# The focused element's outline, and the first opaque background behind it (the outline is
-# drawn outside the element, so its own background does not count). Colours come back as
-# rgb()/rgba() strings from getComputedStyle.
-FOCUS_PROBE = """
-const el = document.activeElement;
-if (!el || el === document.body) return null;
-const style = getComputedStyle(el);
-let behind = el.parentElement, background = null;
-while (behind) {
-  const colour = getComputedStyle(behind).backgroundColor;
-  if (!/rgba\\(.*, 0\\)$/.test(colour) && colour !== 'transparent') { background = colour; break; }
-  behind = behind.parentElement;
-}
-if (!background) background = getComputedStyle(document.body).backgroundColor;
-const dialog = el.closest('dialog');
-if (dialog && (!behind || !dialog.contains(behind))) background = getComputedStyle(dialog).backgroundColor;
-return {
-  element: el.outerHTML.slice(0, 80), outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth),
-  outline: style.outlineColor, background,
-};
-"""
-
-
-def channels(colour):
-    numbers = colour[colour.index("(") + 1:colour.index(")")].replace("/", ",").replace(" ", ",").split(",")
-    return [float(n) for n in numbers if n][:3]
-
-
-def luminance(colour):
-    def linear(c):
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (linear(c) for c in channels(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a, b):
-    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def focus_ring_problem(probe):
-    """What is wrong with one focused element's outline (a `FOCUS_PROBE` result), or None."""
-    if probe["outlineStyle"] == "none" or probe["outlineWidth"] < 2:
-        return f"no visible focus outline on {probe['element']}"
-    ratio = contrast(probe["outline"], probe["background"])
-    if ratio < FOCUS_CONTRAST:
-        return (f"focus outline {probe['outline']} on {probe['background']} is {ratio:.2f}:1 "
-                f"(needs {FOCUS_CONTRAST}:1) on {probe['element']}")
-    return None
-
-
-def focus_ring_problems(p):
-    """Tabs through the view; every focused element needs a 2px+ outline at 3:1 against its backdrop."""
-    problems = []
-    seen = set()
-    for _ in range(FOCUS_TABS):
-        p.driver.switch_to.active_element.send_keys(Keys.TAB)
-        probe = p.js(FOCUS_PROBE)
-        if probe is None or probe["element"] in seen:
-            continue
-        seen.add(probe["element"])
-        problem = focus_ring_problem(probe)
-        if problem:
-            problems.append(problem)
-    return problems
 
 
 # --- the steps ------------------------------------------------------------------------------
