@@ -36,21 +36,25 @@ if [ "$(cat "$tools_dir/.pins" 2>/dev/null)" != "$tools" ]; then
     echo "==> installing $tools into $tools_dir" >&2
     rm -rf "$tools_dir"
     # shellcheck disable=SC2086 # one argument per pin
-    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-        --ignore-requires-python --break-system-packages --target "$tools_dir" $tools
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --break-system-packages --no-deps --only-binary=:all: --ignore-requires-python \
+        --target "$tools_dir" $tools
     echo "$tools" >"$tools_dir/.pins"
 fi
 
 echo "==> linting the panel's JavaScript (oxlint, Tests/Browser/oxlintrc.json)" >&2
 lint() { "$tools_dir/bin/oxlint" --config Tests/Browser/oxlintrc.json --deny-warnings --format unix "$@"; }
-# First a file with an undefined name and a syntax error: a linter that passes it is misconfigured.
+# First two broken files, a syntax error and an undefined name: a linter that passes either is
+# misconfigured (or lints nothing).
 canary="$(mktemp -d)"
-printf 'export const f = () => undefinedName;\nconst broken = ;\n' >"$canary/canary.js"
-if lint "$canary/canary.js" >/dev/null 2>&1; then
-    echo "oxlint passed a broken file: check Tests/Browser/oxlintrc.json" >&2
-    rm -rf "$canary"
-    exit 1
-fi
+for broken in 'const broken = ;' 'export const f = () => undefinedName;'; do
+    printf '%s\n' "$broken" >"$canary/canary.js"
+    if lint "$canary/canary.js" >/dev/null 2>&1; then
+        echo "oxlint passed \`$broken\`: check Tests/Browser/oxlintrc.json" >&2
+        rm -rf "$canary"
+        exit 1
+    fi
+done
 rm -rf "$canary"
 lint Sources/RegistryAPI/Panel/assets/*.js
 
