@@ -241,7 +241,7 @@ public final class RegistryAPI: Sendable {
         let requestID = RequestID.generate()
         var response = switch rejection {
         case .bodyTooLarge(let limit):
-            ErrorResponse.make(.payloadTooLarge("request body is larger than \(limit) bytes"))
+            ErrorResponse.make(APIRefusal.bodyTooLarge(limit: limit))
         case .invalidRequestTarget(let reason):
             ErrorResponse.make(.invalidArgument(reason))
         case .shuttingDown:
@@ -266,7 +266,7 @@ public final class RegistryAPI: Sendable {
         case .notFound:
             return (.respond(ErrorResponse.make(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))"))), "unmatched")
         case .methodNotAllowed(let allow):
-            return (.respond(ErrorResponse.make(.methodNotAllowed("method \(ClientText.shown(request.method)) is not allowed here", allow: allow))), "unmatched")
+            return (.respond(ErrorResponse.make(APIRefusal.methodNotAllowed(method: request.method, allow: allow))), "unmatched")
         case .matched(let match):
             if storage.memoryOnly && !match.route.triesMemoryFirst { return nil }
             do {
@@ -274,7 +274,7 @@ public final class RegistryAPI: Sendable {
             } catch where error == .needsHandlerThread {
                 return nil
             } catch {
-                if error.httpStatus >= 500 {
+                if ErrorResponse.status(for: error.code) >= 500 {
                     logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
                 }
                 return (.respond(ErrorResponse.make(error)), match.route.template.text)

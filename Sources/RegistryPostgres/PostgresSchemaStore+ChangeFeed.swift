@@ -1,9 +1,10 @@
 import Registry
 
-/// The change feed (table `change_events`, migration 0008). Event ids and transaction ids are
-/// both allocated before commit, so a later event can commit first. An event is handed out
-/// only when its transaction is older than the oldest one still running (the snapshot's xmin):
-/// nothing can be added before it any more, so a reader following (xid, id) skips nothing.
+/// The change feed (table `change_events`). Event ids and transaction ids are both allocated
+/// before commit, so a later event can commit first. An event is handed out only when its
+/// transaction is older than the feed's horizon, the oldest transaction that may still write
+/// this database's events (`registry_feed_horizon()`): nothing can be added before it any
+/// more, so a reader following (xid, id) skips nothing.
 extension PostgresSchemaStore {
     public func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
         let limit = max(1, limit)
@@ -45,14 +46,15 @@ extension PostgresSchemaStore {
     static let changesAfter = PGStatement(
         "feed_changes_after",
         """
-        SELECT xid::text, id, kind, attributes_type, version::text, \(SQLText.utc("at")),
-               pg_snapshot_xmin(pg_current_snapshot())::text
-        FROM change_events
-        WHERE application_id = $1::bigint AND (xid, id) > ($2::xid8, $3::bigint)
-        ORDER BY xid, id
+        WITH horizon AS MATERIALIZED (SELECT registry_feed_horizon() AS xid)
+        SELECT events.xid::text, id, kind, attributes_type, version::text, \(SQLText.utc("at")),
+               horizon.xid::text
+        FROM horizon, change_events AS events
+        WHERE application_id = $1::bigint AND (events.xid, id) > ($2::xid8, $3::bigint)
+        ORDER BY events.xid, id
         LIMIT $4::bigint
         """)
 
     static let changeHorizon = PGStatement(
-        "feed_change_horizon", "SELECT pg_snapshot_xmin(pg_current_snapshot())::text")
+        "feed_change_horizon", "SELECT registry_feed_horizon()::text")
 }

@@ -71,9 +71,10 @@ import Testing
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 0)
         let release = DispatchSemaphore(value: 0)
         let done = holdPermit(gate, release: release)
-        #expect(throws: HeavyWorkGate.busy) { try gate.run { () throws(RegistryError) in 1 } }
-        #expect(HeavyWorkGate.busy.httpStatus == 503)
-        #expect(HeavyWorkGate.busy.headers.contains { $0.0 == "Retry-After" })
+        #expect(throws: HeavyWorkGate.busy.error) { try gate.run { () throws(RegistryError) in 1 } }
+        let answer = ErrorResponse.make(HeavyWorkGate.busy.error)
+        #expect(answer.status == 503)
+        #expect(answer.headers.contains { $0.name == "Retry-After" })
         #expect(try gate.run(heavy: false) { () throws(RegistryError) in 2 } == 2)
         release.signal()
         done.wait()

@@ -54,7 +54,7 @@ private func exact(_ names: [String]) -> [ExactName] { names.map(ExactName.init)
             try SchemaRules.validate(text)
         } throws: { error in
             let error = try #require(error as? RegistryError)
-            return error.httpStatus == 400
+            return error.code == .invalidArgument
                 && ExactName(error.message)
                     == ExactName(
                         "jsonSchema.attributes.required[0]: \"\(decomposed)\" is not declared in jsonSchema.attributes.properties")

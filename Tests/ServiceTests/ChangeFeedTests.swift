@@ -25,8 +25,13 @@ import TestSupport
         let readers = 4
         // Each publisher publishes its own type, then deletes its version 1.
         let expected = publishers * (publishesEach + 1)
+        // Readers stop once they have every expected event, or once every publisher is done and
+        // a read after that found the feed drained; the deadline only bounds a broken run. So a
+        // slow machine makes the test slow, never wrong, and a shortfall means a skipped event.
+        let publishersDone = Counter()
         let results = onThreads(publishers + readers) { index -> [String] in
             if index < publishers {
+                defer { publishersDone.value.add(1, ordering: .sequentiallyConsistent) }
                 let writer = tenant.on(port: ports[index % 2])
                 for _ in 0..<publishesEach {
                     let response = try writer.publish("Type\(index)", flightSchema())
@@ -39,14 +44,16 @@ import TestSupport
             var seen: [String] = []
             var cursor: String?
             var round = 0
-            let deadline = Date().addingTimeInterval(60)
+            let deadline = Date().addingTimeInterval(300)
             while seen.count < expected && Date() < deadline {
+                let allPublished = publishersDone.value.load(ordering: .sequentiallyConsistent) == publishers
                 // Alternate replicas and page sizes so pages end anywhere.
                 let answer = try tenant.on(port: ports[(index + round) % 2]).changes(after: cursor, wait: 5, pageSize: 1 + round % 7)
                 guard answer.status == 200 else { throw RawHTTPError("changes: \(answer.status) \(answer.response.bodyText)") }
                 seen += answer.events
                 cursor = answer.cursor
                 round += 1
+                if allPublished && answer.events.isEmpty && !answer.more { break }
             }
             return seen
         }
@@ -57,6 +64,14 @@ import TestSupport
             case .failure(let error): Issue.record("\(error)")
             }
         }
+        // What the database holds, in feed order: every reader must have read exactly this.
+        let stored = try database.query(
+            """
+            SELECT kind || ' ' || attributes_type || ' ' || version FROM change_events
+            WHERE application_id = (SELECT id FROM applications WHERE code = '\(tenant.code)') ORDER BY xid, id
+            """
+        ).map { try $0.string(0) }
+        #expect(stored.count == expected, "the publishers wrote \(stored.count) of \(expected) events")
         let readerSequences = sequences.suffix(readers)
         try #require(readerSequences.count == readers)
         var expectedEvents = Set<String>()
@@ -65,6 +80,7 @@ import TestSupport
             expectedEvents.insert("deleted Type\(publisher) 1")
         }
         let reference = try #require(readerSequences.first)
+        #expect(reference == stored, "missed: \(stored.filter { !reference.contains($0) })")
         #expect(reference.count == expected, "\(reference)")
         #expect(Set(reference) == expectedEvents)
         for sequence in readerSequences {
@@ -86,6 +102,53 @@ import TestSupport
             if !page.more { break }
         }
         #expect(late == reference)
+    }
+
+    /// A transaction cannot write another database's feed, so one left open in another database
+    /// of the cluster holds no reader back.
+    @Test func aTransactionOpenInAnotherDatabaseDoesNotHoldTheFeedBack() throws {
+        let database = try ServiceDatabase.make()
+        let server = try ServiceProcess.serve(environment: serveEnvironment(database.url))
+        defer { server.kill() }
+        let tenant = try database.makeTenant(port: server.port)
+        let start = try tenant.changes(after: "now")
+
+        let neighbour = try ServiceDatabase.make(migrated: false, on: database.cluster)
+        let open = try PGConnection.connect(PostgresConfig(databaseURL: neighbour.url))
+        _ = try open.simpleQuery("BEGIN")
+        _ = try open.simpleQuery("SELECT pg_current_xact_id()")
+        defer { _ = try? open.simpleQuery("ROLLBACK") }
+
+        #expect(try tenant.publish("FlightAttributes", flightSchema()).status == 200)
+        let answer = try tenant.changes(after: start.cursor)
+        #expect(answer.events == ["published FlightAttributes 1"])
+    }
+
+    /// The horizon passes a running transaction of another database, never one of its own, and
+    /// never a transaction newer than the snapshot (it is not listed in it yet).
+    @Test func theHorizonPassesOnlyAnotherDatabasesRunningTransaction() throws {
+        let database = try ServiceDatabase.make()
+        let neighbour = try ServiceDatabase.make(migrated: false, on: database.cluster)
+        let elsewhere = try PGConnection.connect(PostgresConfig(databaseURL: neighbour.url))
+        _ = try elsewhere.simpleQuery("BEGIN")
+        let other = try #require(UInt64(try elsewhere.simpleQuery("SELECT pg_current_xact_id()::text").rows[0].string(0)))
+        defer { _ = try? elsewhere.simpleQuery("ROLLBACK") }
+        let here = try PGConnection.connect(PostgresConfig(databaseURL: database.url))
+        _ = try here.simpleQuery("BEGIN")
+        let own = try #require(UInt64(try here.simpleQuery("SELECT pg_current_xact_id()::text").rows[0].string(0)))
+        defer { _ = try? here.simpleQuery("ROLLBACK") }
+
+        let reader = try PGConnection.connect(PostgresConfig(databaseURL: database.url))
+        func horizon() throws -> UInt64 {
+            try #require(UInt64(try reader.simpleQuery("SELECT registry_feed_horizon()::text").rows[0].string(0)))
+        }
+        // Both are newer than every finished transaction: the snapshot's xmax stops the horizon.
+        #expect(try horizon() <= other)
+        // A transaction that finishes later puts both in the snapshot's list of running ones.
+        _ = try reader.simpleQuery("SELECT pg_current_xact_id()")
+        #expect(try horizon() == own, "stops at its own database's transaction, passing the other (\(other))")
+        _ = try here.simpleQuery("ROLLBACK")
+        #expect(try horizon() > other)
     }
 
     @Test func anEventCommittedAfterAnOlderOpenTransactionWaitsForItAndComesAfterItsEvents() throws {
@@ -216,4 +279,9 @@ import TestSupport
         #expect(clock.now - began < .seconds(20))
         #expect(server.waitForExit(timeoutSeconds: 15) == 0)
     }
+}
+
+/// A counter the publisher threads share.
+private final class Counter: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A `jsonSchema` that passed every shape rule of the spec, split into the two parts a Live
 /// Activity has: ContentState fields (root `properties`) and ActivityAttributes fields
 /// (`attributes.properties`).
@@ -69,10 +71,11 @@ extension String {
         utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "~") }
     }
 
-    /// JSON pointers inside URI fragments may be percent-encoded (`#/$defs/My%20Type`).
+    /// JSON pointers inside URI fragments may be percent-encoded (`#/$defs/My%20Type`,
+    /// RFC 6901 §6); a fragment whose encoding is invalid is read as written.
     fileprivate var removingPointerPercentEncoding: String {
         guard utf8.contains(UInt8(ascii: "%")) else { return self }
-        return PercentDecoding.decode(self) ?? self
+        return removingPercentEncoding ?? self
     }
 
     /// A JSON pointer token with `~1` read as `/` and `~0` as `~` (RFC 6901 §4); any other `~`

@@ -87,9 +87,7 @@ enum ChangeHandlers {
         }
     }
 
-    static let tooManyWaiting = RegistryError(
-        code: .unavailable, httpStatus: 503, message: "wait: too many requests are waiting for changes; retry shortly",
-        headers: [("Retry-After", "1")])
+    static let tooManyWaiting = APIRefusal.busy("wait: too many requests are waiting for changes; retry shortly")
 
     /// An optional integer query parameter within `range`.
     private static func integer(_ text: String?, _ field: FieldName, range: ClosedRange<Int>, default value: Int)

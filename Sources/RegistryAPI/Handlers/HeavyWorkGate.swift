@@ -38,12 +38,12 @@ final class HeavyWorkGate: @unchecked Sendable {
             running += 1
             return
         }
-        guard waiting < maxWaiting else { throw Self.busy }
+        guard waiting < maxWaiting else { throw Self.busy.error }
         waiting += 1
         defer { waiting -= 1 }
         let deadline = Date(timeIntervalSinceNow: maxWaitSeconds)
         while running >= permits {
-            if !condition.wait(until: deadline), running >= permits { throw Self.busy }
+            if !condition.wait(until: deadline), running >= permits { throw Self.busy.error }
         }
         running += 1
     }
@@ -55,8 +55,6 @@ final class HeavyWorkGate: @unchecked Sendable {
         condition.unlock()
     }
 
-    static let busy = RegistryError(
-        code: .unavailable, httpStatus: 503,
-        message: "the server is busy with compatibility reviews and large forms; retry in a moment",
-        headers: [("Retry-After", "1")])
+    static let busy = APIRefusal.busy(
+        "the server is busy with compatibility reviews and large forms; retry in a moment")
 }

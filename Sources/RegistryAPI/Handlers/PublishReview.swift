@@ -54,7 +54,7 @@ struct PublishReview {
         var detail: JSONObject = ["@type": "compatibility_report"]
         if case .object(let fields) = report.jsonValue { detail.members += fields.members }
         return RegistryError(
-            code: .alreadyExists, httpStatus: 409, message: reason + ": " + findings.joined(separator: "; "),
+            code: .alreadyExists, message: reason + ": " + findings.joined(separator: "; "),
             details: [.object(detail)])
     }
 

@@ -1,18 +1,44 @@
 import HTTPServer
 import Registry
 
-/// The one place errors become responses: the gateway's body shape
+/// The one place errors become responses: the HTTP status of each gRPC code, the headers an
+/// `APIRefusal` carries, and the gateway's body shape
 /// `{"code": <gRPC code>, "message": "…", "details": […]}`, details usually empty.
 enum ErrorResponse {
+    /// The status each code answers with. The switch is exhaustive, so a new code cannot be
+    /// added without choosing its status here.
+    static func status(for code: GRPCCode) -> Int {
+        switch code {
+        case .invalidArgument: 400
+        case .unauthenticated: 401
+        case .permissionDenied: 403
+        case .notFound: 404
+        case .unimplemented: 405
+        case .alreadyExists: 409
+        case .resourceExhausted: 413
+        case .internal: 500
+        case .unavailable: 503
+        }
+    }
+
+    /// A domain error; a refusal thrown through the handlers as a `RegistryError` gets its
+    /// headers back.
     static func make(_ error: RegistryError) -> HTTPResponse {
+        if let refusal = APIRefusal.thrown.first(where: { $0.error == error }) { return make(refusal) }
+        return make(error, headers: [])
+    }
+
+    static func make(_ refusal: APIRefusal) -> HTTPResponse {
+        make(refusal.error, headers: refusal.headers)
+    }
+
+    private static func make(_ error: RegistryError, headers: [(String, String)]) -> HTTPResponse {
         let body: JSONValue = [
             "code": .number(String(error.code.rawValue)),
             "message": .string(error.message),
             "details": .array(error.details),
         ]
-        var response = JSONResponse.make(status: error.httpStatus, body)
-        response.headers.append(contentsOf: error.headers.map { (name: $0.0, value: $0.1) })
-        return response
+        return JSONResponse.make(status: status(for: error.code), body, headers: headers)
     }
 }
 

@@ -164,6 +164,5 @@ struct Storage: Sendable {
 extension RegistryError {
     /// Thrown by `memoryOnly` storage when a request needs the store; the request is then
     /// answered again from the start on a handler thread. Never reaches a client.
-    static let needsHandlerThread = RegistryError(
-        code: .unavailable, httpStatus: 503, message: "internal: this request needs a handler thread")
+    static let needsHandlerThread = RegistryError(code: .unavailable, message: "internal: this request needs a handler thread")
 }

@@ -1,9 +1,10 @@
-/// Strict percent-decoding for path segments, query values and `$ref` fragments: a `%` not
+/// Strict percent-decoding for request path segments and query names and values: a `%` not
 /// followed by two hex digits, or bytes that do not decode to valid UTF-8 (overlong forms
-/// included), make the whole input invalid instead of being passed through.
-public enum PercentDecoding {
+/// included), make the whole input invalid instead of being passed through, so a malformed
+/// name is refused with a 400 rather than looked up.
+enum PercentDecoding {
     /// The decoded string, or nil when the encoding or the UTF-8 it yields is invalid.
-    public static func decode(_ input: String) -> String? {
+    static func decode(_ input: String) -> String? {
         // Most inputs have nothing to decode, and a Swift string is valid UTF-8 already.
         if !input.utf8.contains(UInt8(ascii: "%")) { return input }
         var bytes: [UInt8] = []

@@ -1,0 +1,39 @@
+import Registry
+
+/// Refusals that exist only because the registry is served over HTTP: no domain operation
+/// meets them, so the domain's `RegistryError` has no words for them. Each answers in the same
+/// error shape, with its gRPC code and message; `ErrorResponse` adds the headers it carries.
+enum APIRefusal: Sendable, Equatable {
+    /// The path exists, but not for this method: 405, with `Allow` listing the methods it has.
+    case methodNotAllowed(method: String, allow: [String])
+    /// The request body is over the configured limit: 413.
+    case bodyTooLarge(limit: Int)
+    /// Too many requests of one kind at once: 503 with `Retry-After: 1`, because the same
+    /// request is expected to succeed a moment later.
+    case busy(String)
+
+    /// The code and message the body carries.
+    var error: RegistryError {
+        switch self {
+        case .methodNotAllowed(let method, _):
+            RegistryError(code: .unimplemented, message: "method \(ClientText.shown(method)) is not allowed here")
+        case .bodyTooLarge(let limit):
+            RegistryError(code: .resourceExhausted, message: "request body is larger than \(limit) bytes")
+        case .busy(let message):
+            .unavailable(message)
+        }
+    }
+
+    /// The headers the answer carries besides the content type.
+    var headers: [(String, String)] {
+        switch self {
+        case .methodNotAllowed(_, let allow): [("Allow", allow.joined(separator: ", "))]
+        case .bodyTooLarge: []
+        case .busy: [("Retry-After", "1")]
+        }
+    }
+
+    /// The refusals handlers throw as their `error` (handlers throw only `RegistryError`), so
+    /// that `ErrorResponse` can find them again and add their headers.
+    static let thrown: [APIRefusal] = [HeavyWorkGate.busy]
+}
