@@ -275,10 +275,9 @@ def step_delete_with_confirmation(p):
 
 
 
-# Names that mean something in a URL. All-dot names are checked as the segment the panel
-# writes (`%2E%2E`): a browser's URL parser folds an all-dot segment however it is encoded, so
-# only the HTTP-level test (PathSegmentAPITests) can send them.
-URL_CHARACTER_TYPES = ["100%", "what?", "#1", "with space", "a.b", "\U0001F680 Rocket", "%2E"]
+# Names that mean something in a URL. A browser's URL parser folds an all-dot segment however
+# it is encoded, so the panel writes `.` and `..` behind a leading `%2F`, which the registry drops.
+URL_CHARACTER_TYPES = ["100%", "what?", "#1", "with space", "a.b", "\U0001F680 Rocket", "%2E", ".", ".."]
 
 
 def step_types_with_url_characters_open_and_delete(p):
@@ -286,7 +285,7 @@ def step_types_with_url_characters_open_and_delete(p):
         "const done = arguments[arguments.length - 1];"
         "import('./api.js').then((m) => done(arguments[0].map(m.pathSegment))).catch((e) => done(String(e)));",
         [".", ".."])
-    assert segments == ["%2E", "%2E%2E"], f"all-dot names as segments: {segments}"
+    assert segments == ["%2F%2E", "%2F%2E%2E"], f"all-dot names as segments: {segments}"
     for name in URL_CHARACTER_TYPES:
         status, body, _ = api("POST", "/api/live_activity_schemas",
                               body={"application": APP, "attributesType": name, "jsonSchema": SCHEMA_V1})
