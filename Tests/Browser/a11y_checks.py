@@ -36,9 +36,9 @@ def axe_violations(p):
     return lines
 
 
-# The focused element's outline, and the first opaque background behind it (the outline is
-# drawn outside the element, so its own background does not count). Colours come back as
-# rgb()/rgba() strings from getComputedStyle.
+# The focused element's outline, and the first opaque background of its ancestors (the outline
+# is drawn outside the element, so its own background does not count; a dialog's is the
+# dialog's). Colours come back as rgb()/rgba() strings from getComputedStyle.
 FOCUS_PROBE = """
 const el = document.activeElement;
 if (!el || el === document.body) return null;
@@ -50,8 +50,6 @@ while (behind) {
   behind = behind.parentElement;
 }
 if (!background) background = getComputedStyle(document.body).backgroundColor;
-const dialog = el.closest('dialog');
-if (dialog && (!behind || !dialog.contains(behind))) background = getComputedStyle(dialog).backgroundColor;
 return {
   element: el.outerHTML.slice(0, 80), outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth),
   outline: style.outlineColor, background,
