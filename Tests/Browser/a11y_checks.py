@@ -1,6 +1,7 @@
 """What the accessibility steps measure on the page as it is: axe-core's serious and critical
-violations, and the focus ring's contrast against what is behind it (WCAG 2.2 AA: 3:1 for a
-focus indicator), which axe does not check. steps_a11y.py decides where to measure."""
+violations, the contrast of text axe leaves undecided, and the focus ring's contrast against
+what is behind it (WCAG 2.2 AA: 3:1 for a focus indicator), which axe does not check.
+steps_a11y.py decides where to measure."""
 
 import json
 
@@ -21,45 +22,80 @@ def set_scheme(p, scheme):
 
 
 def axe_violations(p):
-    """axe-core's serious and critical violations on the page as it is, one line each."""
+    """axe-core's serious and critical violations on the page as it is, one line each, plus
+    text whose contrast axe could not decide (`undecided_contrast`)."""
     from axe_selenium_python import Axe  # installed by run.sh; imported here so the core steps run without it
     axe = Axe(p.driver)
     if not p.js("return typeof window.axe === 'object'"):
         axe.inject()
-    results = axe.run(options=json.dumps({"resultTypes": ["violations"], "runOnly": {"type": "tag", "values": AXE_TAGS}}))
+    results = axe.run(options=json.dumps({
+        "resultTypes": ["violations", "incomplete"], "runOnly": {"type": "tag", "values": AXE_TAGS}}))
     lines = []
     for violation in results["violations"]:
         if violation["impact"] not in FAILING_IMPACTS:
             continue
         targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
         lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    for result in results["incomplete"]:
+        if result["id"] == "color-contrast":
+            lines += undecided_contrast(p, result["nodes"])
     return lines
 
 
-# The focused element's outline, and the first opaque background of its ancestors (the outline
-# is drawn outside the element, so its own background does not count; a dialog's is the
-# dialog's). Colours come back as rgb()/rgba() strings from getComputedStyle.
-FOCUS_PROBE = """
+def undecided_contrast(p, nodes):
+    """axe leaves text over a dialog's backdrop, in a scrolled box or under an overlapping
+    element undecided; this measures it against the first opaque background behind it."""
+    lines = []
+    for node in nodes:
+        selector = node["target"][0]
+        data = (node["any"] or [{}])[0].get("data") or {}
+        needed = float(str(data.get("expectedContrastRatio", "4.5")).split(":")[0])
+        colours = p.js(COLOURS_PROBE, selector) if isinstance(selector, str) else None
+        if colours is None:
+            lines.append(f"color-contrast (undecided): cannot measure {node['target']}")
+            continue
+        ratio = contrast(colours["text"], colours["background"])
+        if ratio < needed:
+            lines.append(f"color-contrast (undecided by axe): {colours['text']} on {colours['background']} "
+                         f"is {ratio:.2f}:1, needs {needed}:1 at {selector}")
+    return lines
+
+
+# Page functions: the first opaque background of an element or its ancestors (the page's
+# colours are opaque or fully transparent); the text colour and background of the element
+# `arguments[0]` names; the focused element's outline and what is behind it (the outline is
+# drawn outside the element, so its own background does not count). Colours come back as
+# rgb()/rgba() strings from getComputedStyle.
+OPAQUE_BACKGROUND = """
+const opaqueBackground = (element) => {
+  for (let node = element; node; node = node.parentElement) {
+    const colour = getComputedStyle(node).backgroundColor;
+    if (!/rgba\\(.*, 0\\)$/.test(colour) && colour !== 'transparent') return colour;
+  }
+  return 'rgb(255, 255, 255)';
+};
+"""
+COLOURS_PROBE = OPAQUE_BACKGROUND + """
+const el = document.querySelector(arguments[0]);
+return el && { text: getComputedStyle(el).color, background: opaqueBackground(el) };
+"""
+FOCUS_PROBE = OPAQUE_BACKGROUND + """
 const el = document.activeElement;
 if (!el || el === document.body) return null;
 const style = getComputedStyle(el);
-let behind = el.parentElement, background = null;
-while (behind) {
-  const colour = getComputedStyle(behind).backgroundColor;
-  if (!/rgba\\(.*, 0\\)$/.test(colour) && colour !== 'transparent') { background = colour; break; }
-  behind = behind.parentElement;
-}
-if (!background) background = getComputedStyle(document.body).backgroundColor;
 return {
   element: el.outerHTML.slice(0, 80), outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth),
-  outline: style.outlineColor, background,
+  outline: style.outlineColor, background: opaqueBackground(el.parentElement),
 };
 """
 
 
 def channels(colour):
-    numbers = colour[colour.index("(") + 1:colour.index(")")].replace("/", ",").replace(" ", ",").split(",")
-    return [float(n) for n in numbers if n][:3]
+    """Red, green and blue (0–255) of `rgb(…)`, `rgba(…)` or `color(srgb r g b)` (0–1, what
+    Chromium gives for color-mix())."""
+    inside = colour[colour.index("(") + 1:colour.index(")")].removeprefix("srgb ")
+    numbers = [float(n) for n in inside.replace("/", ",").replace(" ", ",").split(",") if n][:3]
+    return [n * 255 for n in numbers] if colour.startswith("color(") else numbers
 
 
 def luminance(colour):
