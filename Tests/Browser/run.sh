@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Browser test of the control panel (issue 7): headless Chromium drives /panel/ of a real
 # registry on a throwaway PostgreSQL (Tests/Scripts/stack.sh), and checks the API after each
-# step, checks every view with axe-core at both widths in light and dark mode, and lints the
-# panel's JavaScript with oxlint first. Screenshots go to Tests/artifacts/panel/ (git-ignored):
-# the last lines print that folder, which CI keeps as its artefacts.
+# step, and checks every view with axe-core at both widths in light and dark mode; first it
+# lints the panel's JavaScript with oxlint. Screenshots of every view go to
+# Tests/artifacts/panel/ (git-ignored, or PANEL_ARTIFACTS): CI's artefacts, printed as
+# "==> CI artefacts: …" before the browser starts.
 #
 #   bash Tests/Browser/run.sh             build the debug binary, then test it
 #   STACK_BIN=path/to/schema-registry bash Tests/Browser/run.sh   test that binary, no build
