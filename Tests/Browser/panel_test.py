@@ -275,9 +275,10 @@ def step_delete_with_confirmation(p):
 
 
 
-# Names that mean something in a URL. A browser's URL parser folds an all-dot segment however
-# it is encoded, so the panel writes `.` and `..` behind a leading `%2F`, which the registry drops.
-URL_CHARACTER_TYPES = ["100%", "what?", "#1", "with space", "a.b", "\U0001F680 Rocket", "%2E", ".", ".."]
+# Names that mean something in a URL. All-dot names are checked as the segment the panel
+# writes (`%2F%2E%2E`: a browser's URL parser folds an all-dot segment however it is encoded,
+# and the registry drops one leading `%2F`); steps_shell opens and deletes them in the panel.
+URL_CHARACTER_TYPES = ["100%", "what?", "#1", "with space", "a.b", "\U0001F680 Rocket", "%2E"]
 
 
 def step_types_with_url_characters_open_and_delete(p):
