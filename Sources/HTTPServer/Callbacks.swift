@@ -11,8 +11,9 @@ enum Callbacks {
     /// and once more after a handler thread resumed the connection. Answering only at the end
     /// keeps the connection alive; answering earlier makes MHD close it.
     ///
-    /// At the end, an answer from memory goes out at once; anything else suspends the
-    /// connection and goes to a handler thread, so the event loop never waits on I/O.
+    /// At the end, the application decides once (`ServerContext.decide`): an answer goes out
+    /// at once; work suspends the connection and goes to a handler thread, so the event loop
+    /// never waits on I/O.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         let context = ServerContext.from(cls)
@@ -65,23 +66,26 @@ enum Callbacks {
         case .reject(let rejection):
             return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
-        if let response = context.answerInline(request) {
+        switch context.decide(request) {
+        case .respond(let response):
             return ResponseWriter.queue(
                 response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
+        case .work(let work):
+            return handOff(work, on: connection, state: state, context: context)
         }
-        return handOff(request, on: connection, state: state, context: context)
     }
 
-    /// Suspends the connection and queues the request for a handler thread, which sets the
+    /// Suspends the connection and queues the work for a handler thread, which sets the
     /// answer and resumes the connection; MHD then calls `access` again to send it. (Resuming
     /// before this call returns is allowed: MHD only looks at the connection again after it.)
     private static func handOff(
-        _ request: HTTPRequest, on connection: OpaquePointer, state: RequestState, context: ServerContext
+        _ work: @escaping @Sendable () -> HandlerAnswer, on connection: OpaquePointer, state: RequestState,
+        context: ServerContext
     ) -> MHD_Result {
         let pending = PendingAnswer()
         let accepted = context.handlerThreads.submit {
             let suspended = SuspendedConnection(suspending: connection)
-            return { deliver(context.handler(request), pending: pending, suspended: suspended, context: context) }
+            return { deliver(work(), pending: pending, suspended: suspended, context: context) }
         }
         guard accepted else {
             return ResponseWriter.queue(context.rejection(.shuttingDown), on: connection, closeConnection: true)

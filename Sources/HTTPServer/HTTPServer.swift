@@ -10,10 +10,11 @@ import Musl
 /// only deals in `HTTPRequest` and `HTTPResponse`.
 ///
 /// `eventLoops` single-threaded daemons share one port (SO_REUSEPORT) and do all the network
-/// work; `workers` handler threads run the handlers that may block (on the database), with
-/// the connection suspended meanwhile. Answers that need no I/O (`answerInline`) are given on
-/// the event loop itself, without a thread switch. All closures are called concurrently.
-/// Never call `stop` from inside a handler: stopping waits for the handlers to finish.
+/// work; `workers` handler threads run the work that may block (on the database), with the
+/// connection suspended meanwhile. Each request is decided once, on its event loop (`decide`):
+/// an answer needing no I/O goes out without a thread switch. All closures are called
+/// concurrently. Never call `stop` from inside a handler: stopping waits for the handlers to
+/// finish.
 public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
     private let context: ServerContext
@@ -30,36 +31,36 @@ public final class HTTPServer: Sendable {
         var quiescedSockets: [Int32] = []
     }
 
+    /// A server whose every request runs `handler` on a handler thread.
     /// - Parameters:
-    ///   - answerInline: answers a request from memory on the event loop, or returns nil to
-    ///     send it to `handler` on a handler thread. It must never block.
     ///   - handler: answers any request; may block.
     ///   - rejection: lets the application word refusals (413, 400, 503) like its other errors.
     public convenience init(
         configuration: HTTPServerConfiguration,
-        answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
         self.init(
-            configuration: configuration, answerInline: answerInline, answering: { .respond(handler($0)) },
+            configuration: configuration, decide: { request in .work { .respond(handler(request)) } },
             waitingRoom: WaitingRoom(capacity: 0), rejection: rejection)
     }
 
-    /// A server whose handler may also answer "wait" (long polling): such requests are parked
-    /// in `waitingRoom`, holding no handler thread, until woken. Stopping the server answers
-    /// every parked request at once (`WakeReason.answerNow`).
+    /// - Parameters:
+    ///   - decide: called once per request on its event loop, and must never block: answers
+    ///     now, or returns the work for a handler thread. That work may also answer "wait"
+    ///     (long polling): such requests are parked in `waitingRoom`, holding no handler
+    ///     thread, until woken. Stopping the server answers every parked request at once
+    ///     (`WakeReason.answerNow`).
+    ///   - rejection: lets the application word refusals (413, 400, 503) like its other errors.
     public init(
         configuration: HTTPServerConfiguration,
-        answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
-        answering handler: @escaping @Sendable (HTTPRequest) -> HandlerAnswer,
+        decide: @escaping @Sendable (HTTPRequest) -> Decision,
         waitingRoom: WaitingRoom,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
         self.configuration = configuration
         self.context = ServerContext(
-            configuration: configuration, answerInline: answerInline, handler: handler, waitingRoom: waitingRoom,
-            rejection: rejection)
+            configuration: configuration, decide: decide, waitingRoom: waitingRoom, rejection: rejection)
     }
 
     deinit {

@@ -1,4 +1,5 @@
-/// What a handler that may wait for an event answers: a response now, or a request to wait.
+/// What work on a handler thread answers (`Decision.work`): a response now, or a request to
+/// wait for an event.
 public enum HandlerAnswer: Sendable {
     case respond(HTTPResponse)
     /// Park the request, with no thread and its connection suspended, until `WaitingRoom.wake`

@@ -3,10 +3,9 @@ import Synchronization
 /// Everything the C callbacks need, shared by all event loops and handler threads. MHD receives it as an
 /// unretained pointer in `cls`; `HTTPServer` owns it and outlives every daemon.
 final class ServerContext: Sendable {
-    /// Answers from memory on the event loop, or nil when the request needs a handler thread.
-    let answerInline: @Sendable (HTTPRequest) -> HTTPResponse?
-    /// May block; runs on `handlerThreads`.
-    let handler: @Sendable (HTTPRequest) -> HandlerAnswer
+    /// Called once per request, on the event loop; must never block. Work it returns runs on
+    /// `handlerThreads`.
+    let decide: @Sendable (HTTPRequest) -> Decision
     /// Where requests waiting for an event are parked without a thread.
     let waitingRoom: WaitingRoom
     let rejection: @Sendable (HTTPRejection) -> HTTPResponse
@@ -28,13 +27,11 @@ final class ServerContext: Sendable {
 
     init(
         configuration: HTTPServerConfiguration,
-        answerInline: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
-        handler: @escaping @Sendable (HTTPRequest) -> HandlerAnswer,
+        decide: @escaping @Sendable (HTTPRequest) -> Decision,
         waitingRoom: WaitingRoom,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
-        self.answerInline = answerInline
-        self.handler = handler
+        self.decide = decide
         self.waitingRoom = waitingRoom
         self.handlerThreads = HandlerThreads(count: configuration.workers)
         self.rejection = rejection

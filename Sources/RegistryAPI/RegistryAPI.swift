@@ -12,6 +12,7 @@ public final class RegistryAPI: Sendable {
     private let router: Router
     private let clock: @Sendable () -> Double
     private let logger: Logger
+    private let requestLog: RequestLog
     /// Internal for tests of what a notification keeps.
     let caches: Caches
     private let reviews: Reviews
@@ -44,6 +45,7 @@ public final class RegistryAPI: Sendable {
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
+        self.requestLog = RequestLog(logger: logger, metrics: metrics)
         self.router = Router(routes: routes.map { $0.with(permission: Self.permissions[$0.key]) })
     }
 
@@ -54,14 +56,12 @@ public final class RegistryAPI: Sendable {
         Route("POST", "/api/live_activity_schemas:lookup", handler: LookupHandlers.lookup),
         Route("GET", "/api/live_activity_types", handler: TypeHandlers.list),
         // `latest` before `{version}`, which would otherwise take it for a malformed number.
-        Route("GET", "/api/live_activity_schemas/{attributesType}/latest", triesMemoryFirst: true, handler: LatestHandlers.get),
-        Route("GET", "/api/live_activity_schemas/{attributesType}/latest/form", triesMemoryFirst: true, handler: LatestHandlers.form),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/latest", memoryFirst: LatestHandlers.get),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/latest/form", memoryFirst: LatestHandlers.form),
         Route("POST", "/api/live_activity_schemas/{attributesType}/latest:check", handler: PushHandlers.checkLatest),
-        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", triesMemoryFirst: true, handler: SchemaHandlers.get),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}", memoryFirst: SchemaHandlers.get),
         Route("DELETE", "/api/live_activity_schemas/{attributesType}/{version}", handler: SchemaHandlers.delete),
-        Route(
-            "GET", "/api/live_activity_schemas/{attributesType}/{version}/form", triesMemoryFirst: true,
-            handler: FormHandlers.form),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}/form", memoryFirst: FormHandlers.form),
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:check", handler: PushHandlers.check),
         Route("GET", "/api/live_activity_schemas/{attributesType}/{version}:diff", handler: DiffHandlers.diff),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
@@ -75,8 +75,8 @@ public final class RegistryAPI: Sendable {
         Route("PUT", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.set),
         Route("DELETE", "/api/live_activity_types/{attributesType}/compatibility_policy", handler: PolicyHandlers.remove),
         Route("GET", "/api/changes", waitingHandler: ChangeHandlers.changes),
-        Route("GET", "/panel", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.redirect),
-        Route("GET", "/panel/{asset}", requiresToken: false, triesMemoryFirst: true, handler: PanelHandlers.asset),
+        Route("GET", "/panel", requiresToken: false, memory: PanelHandlers.redirect),
+        Route("GET", "/panel/{asset}", requiresToken: false, memory: PanelHandlers.asset),
     ]
 
     /// What each route that needs a token needs from it, by `METHOD /template`: the one
@@ -126,11 +126,11 @@ public final class RegistryAPI: Sendable {
 
     static func operationalRoutes(_ metrics: Metrics, _ operations: Operations) -> [Route] {
         [
-            Route("GET", "/healthz", requiresToken: false, triesMemoryFirst: true, handler: OperationsHandlers.health),
-            Route("GET", "/readyz", requiresToken: false) { call in OperationsHandlers.ready(call, operations) },
-            Route("GET", "/metrics", requiresToken: false, triesMemoryFirst: true) { call in
+            Route("GET", "/healthz", requiresToken: false, memory: OperationsHandlers.health),
+            Route("GET", "/readyz", requiresToken: false, handler: { call in OperationsHandlers.ready(call, operations) }),
+            Route("GET", "/metrics", requiresToken: false, memory: { call in
                 OperationsHandlers.metrics(call, metrics, operations)
-            },
+            }),
         ]
     }
 
@@ -167,79 +167,102 @@ public final class RegistryAPI: Sendable {
     /// Response-cache figures for metrics.
     public var cacheStatistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { caches.responses.statistics }
 
-    /// Answers one request, with a request id, a metrics sample and one log line. May block.
+    /// Answers one request, doing any work it needs right here: may block. For callers without
+    /// an event loop and handler threads (tests, tools).
     /// A request that would wait for changes answers at once with what there is.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        answer(request).answeredNow
-    }
-
-    /// Answers one request like `handle`, or asks the server to park it until changes arrive
-    /// (`HTTPServer`'s waiting room); the request is logged once, when finally answered.
-    public func answer(_ request: HTTPRequest) -> HandlerAnswer {
-        respond(request, storage: store) ?? .respond(ErrorResponse.make(.internal()))
-    }
-
-    /// Answers from memory alone (cached versions and forms, panel files, errors found before
-    /// the store is needed), or nil when the request needs `handle` on a handler thread.
-    /// Never blocks: for an event loop.
-    public func answerFromMemory(_ request: HTTPRequest) -> HTTPResponse? {
-        guard case .respond(let response) = respond(request, storage: store.withoutStore) else { return nil }
-        return response
-    }
-
-    private func respond(_ request: HTTPRequest, storage: Storage) -> HandlerAnswer? {
-        let started = WallClock.now()
-        let requestID = RequestID.accept(request.header("x-request-id"))
-        let notes = CallNotes(requestID: requestID)
-        guard let (answered, route) = answer(request, storage: storage, notes: notes) else { return nil }
-        return finish(answered, request: request, route: route, notes: notes, started: started)
-    }
-
-    /// Logs and counts a response; a parked request is logged when it is answered.
-    private func finish(_ answer: HandlerAnswer, request: HTTPRequest, route: String, notes: CallNotes, started: Double)
-        -> HandlerAnswer
-    {
-        switch answer {
-        case .respond(let response):
-            return .respond(finish(response, request: request, route: route, notes: notes, started: started))
-        case .wait(let waiting):
-            return .wait(
-                WaitRequest(ticket: waiting.ticket, deadline: waiting.deadline) { [self] reason in
-                    finish(waiting.then(reason), request: request, route: route, notes: notes, started: started)
-                })
+        switch decide(request) {
+        case .respond(let response): response
+        case .work(let work): work().answeredNow
         }
     }
 
-    private func finish(_ answered: HTTPResponse, request: HTTPRequest, route: String, notes: CallNotes, started: Double)
-        -> HTTPResponse
-    {
-        var response = answered
-        let requestID = notes.requestID
-        response.headers.append((name: "X-Request-Id", value: requestID))
-        response.headers.append(Self.noSniff)
-        let seconds = WallClock.now() - started
-        metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
-        let level: Logger.Level = response.status >= 500 ? .error : .info
-        if logger.logs(level) {
-            var fields: JSONObject = [
-                "request_id": .string(requestID), "method": .string(ClientText.shown(request.method)), "route": .string(route),
-                "status": .number(String(response.status)), "duration_ms": .number(String((seconds * 1_000_000).rounded() / 1000)),
-                "bytes": .number(String(response.body.count)),
-            ]
-            if let application = notes.application { fields["application"] = .string(application) }
-            logger.log(level, "request", fields)
+    /// Decides a request once, on an event loop; never blocks. The request is parsed, routed,
+    /// authenticated from the lookup caches and decoded into a call here, once; then it is
+    /// answered from memory (or with an error), or what is left (reading the store, perhaps
+    /// first the token) becomes work for a handler thread that goes on from there. The request
+    /// id, metrics and the log line wrap all of it (`RequestLog`).
+    public func decide(_ request: HTTPRequest) -> Decision {
+        requestLog.around(request) { notes in
+            guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                return ("unmatched", refuse(.invalidArgument("request path: must be percent-encoded ASCII without spaces")))
+            }
+            switch router.match(method: request.method, path: request.path) {
+            case .notFound:
+                return ("unmatched", refuse(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))")))
+            case .methodNotAllowed(let allow):
+                return ("unmatched", .respond(ErrorResponse.make(APIRefusal.methodNotAllowed(method: request.method, allow: allow))))
+            case .matched(let match):
+                let route = match.route.template.text
+                do throws(RegistryError) {
+                    switch try authenticate(request, match, notes: notes) {
+                    case .respond(let response): return (route, .respond(response))
+                    case .work(let work): return (route, .work { [self] in answering(work) })
+                    }
+                } catch {
+                    return (route, .respond(failure(error)))
+                }
+            }
         }
-        return response
     }
 
-    /// Browsers must take the declared `Content-Type` as it is: a JSON body echoing client text
-    /// must never be sniffed into HTML or script.
-    static let noSniff = (name: "X-Content-Type-Options", value: "nosniff")
+    /// The caller's token from the lookup caches; one they do not hold is read first thing on
+    /// the handler thread, which then goes on with the same route and request.
+    private func authenticate(_ request: HTTPRequest, _ match: Router.Match, notes: CallNotes) throws(RegistryError) -> Step {
+        guard match.route.requiresToken else { return try operate(request, match, token: nil, notes: notes) }
+        let hash = try Authorization.tokenHash(from: request.header("authorization"))
+        let cached: TokenGrant?
+        switch store.cachedToken(forTokenHash: hash, now: clock()) {
+        case .granted(let grant): cached = grant
+        case .refused: throw Self.invalidToken
+        case .unknown: cached = nil
+        }
+        return try Step.after(
+            cached,
+            load: { [self] () throws(RegistryError) in
+                guard let grant = try store.loadToken(forTokenHash: hash, now: clock()) else { throw Self.invalidToken }
+                return grant
+            },
+            then: { [self] grant throws(RegistryError) in try operate(request, match, token: grant, notes: notes) })
+    }
+
+    static let invalidToken = RegistryError.unauthenticated("API token is invalid, revoked or expired")
+
+    /// Decodes the query into a call and runs the route's operation on it.
+    private func operate(_ request: HTTPRequest, _ match: Router.Match, token: TokenGrant?, notes: CallNotes)
+        throws(RegistryError) -> Step
+    {
+        let call = Call(
+            request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
+            token: token, permission: match.route.permission, store: store, clock: clock, notes: notes, metrics: metrics,
+            caches: caches, reviews: reviews, waitingRoom: waitingRoom)
+        return try match.route.operation(call)
+    }
+
+    private func refuse(_ error: RegistryError) -> Decision {
+        .respond(ErrorResponse.make(error))
+    }
+
+    /// Runs the work a request was left with, on a handler thread.
+    private func answering(_ work: Step.Work) -> HandlerAnswer {
+        do throws(RegistryError) {
+            return try work()
+        } catch {
+            return .respond(failure(error))
+        }
+    }
+
+    /// The response to a thrown error; a server-side one is logged with its message.
+    private func failure(_ error: RegistryError) -> HTTPResponse {
+        if ErrorResponse.status(for: error.code) >= 500 {
+            logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
+        }
+        return ErrorResponse.make(error)
+    }
 
     /// Answers what the HTTP layer refused before a handler ran, in the same error shape.
     public func reject(_ rejection: HTTPRejection) -> HTTPResponse {
-        let requestID = RequestID.generate()
-        var response = switch rejection {
+        let response = switch rejection {
         case .bodyTooLarge(let limit):
             ErrorResponse.make(APIRefusal.bodyTooLarge(limit: limit))
         case .invalidRequestTarget(let reason):
@@ -247,57 +270,6 @@ public final class RegistryAPI: Sendable {
         case .shuttingDown:
             ErrorResponse.make(.unavailable("the server is shutting down; retry the request"))
         }
-        response.headers.append((name: "X-Request-Id", value: requestID))
-        response.headers.append(Self.noSniff)
-        metrics.recordRequest(route: "rejected", method: "-", status: response.status, seconds: 0)
-        logger.log(.info, "request rejected", [
-            "request_id": .string(requestID), "route": "rejected", "status": .number(String(response.status)),
-            "bytes": .number(String(response.body.count)),
-        ])
-        return response
-    }
-
-    /// nil when `storage` is memory-only and the request needs the store.
-    private func answer(_ request: HTTPRequest, storage: Storage, notes: CallNotes) -> (HandlerAnswer, route: String)? {
-        guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            return (.respond(ErrorResponse.make(.invalidArgument("request path: must be percent-encoded ASCII without spaces"))), "unmatched")
-        }
-        switch router.match(method: request.method, path: request.path) {
-        case .notFound:
-            return (.respond(ErrorResponse.make(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))"))), "unmatched")
-        case .methodNotAllowed(let allow):
-            return (.respond(ErrorResponse.make(APIRefusal.methodNotAllowed(method: request.method, allow: allow))), "unmatched")
-        case .matched(let match):
-            if storage.memoryOnly && !match.route.triesMemoryFirst { return nil }
-            do {
-                return (try dispatch(request, match, storage: storage, notes: notes), match.route.template.text)
-            } catch where error == .needsHandlerThread {
-                return nil
-            } catch {
-                if ErrorResponse.status(for: error.code) >= 500 {
-                    logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
-                }
-                return (.respond(ErrorResponse.make(error)), match.route.template.text)
-            }
-        }
-    }
-
-    private func dispatch(_ request: HTTPRequest, _ match: Router.Match, storage: Storage, notes: CallNotes)
-        throws(RegistryError) -> HandlerAnswer
-    {
-        var token: TokenGrant?
-        if match.route.requiresToken {
-            let hash = try Authorization.tokenHash(from: request.header("authorization"))
-            guard let grant = try storage.token(forTokenHash: hash, now: clock()) else {
-                throw .unauthenticated("API token is invalid, revoked or expired")
-            }
-            token = grant
-        }
-        let call = Call(
-            request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-            token: token, permission: match.route.permission, store: storage, clock: clock, notes: notes, metrics: metrics,
-            caches: caches, reviews: reviews, waitingRoom: waitingRoom)
-        if let waitingHandler = match.route.waitingHandler { return try waitingHandler(call) }
-        return .respond(try match.route.handler(call))
+        return requestLog.rejected(response)
     }
 }

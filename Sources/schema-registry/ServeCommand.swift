@@ -50,13 +50,16 @@ enum ServeCommand {
         var servers = [
             HTTPServer(
                 configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
-                answerInline: api.answerFromMemory, answering: api.answer, waitingRoom: api.waitingRoom, rejection: api.reject)
+                decide: api.decide, waitingRoom: api.waitingRoom, rejection: api.reject)
         ]
         if let admin = configuration.adminListen {
             let operationsAPI = RegistryAPI.operationsOnly(metrics: metrics, operations: operations, logger: logger)
             var adminConfiguration = httpConfiguration(configuration, host: admin.host, port: admin.port)
             adminConfiguration.workers = 1
-            servers.append(HTTPServer(configuration: adminConfiguration, handler: operationsAPI.handle, rejection: operationsAPI.reject))
+            servers.append(
+                HTTPServer(
+                    configuration: adminConfiguration, decide: operationsAPI.decide, waitingRoom: operationsAPI.waitingRoom,
+                    rejection: operationsAPI.reject))
         }
         for server in servers { try server.start() }
         var fields: JSONObject = ["version": .string(BuildInfo.version), "commit": .string(BuildInfo.commit), "port": .number(String(servers[0].port))]

@@ -10,12 +10,14 @@ import TestSupport
     private func server(_ room: WaitingRoom) throws -> HTTPServer {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: 1, connectionTimeoutSeconds: 1),
-            answering: { request in
-                guard request.path == "/wait" else { return .respond(HTTPResponse(status: 200, body: Array("now".utf8))) }
-                return .wait(
-                    WaitRequest(ticket: room.ticket("k"), deadline: .now + .seconds(30)) { reason in
-                        .respond(HTTPResponse(status: 200, body: Array("woken: \(reason)".utf8)))
-                    })
+            decide: { request in
+                .work {
+                    guard request.path == "/wait" else { return .respond(HTTPResponse(status: 200, body: Array("now".utf8))) }
+                    return .wait(
+                        WaitRequest(ticket: room.ticket("k"), deadline: .now + .seconds(30)) { reason in
+                            .respond(HTTPResponse(status: 200, body: Array("woken: \(reason)".utf8)))
+                        })
+                }
             },
             waitingRoom: room,
             rejection: { _ in HTTPResponse(status: 503) })

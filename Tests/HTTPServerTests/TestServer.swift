@@ -16,15 +16,19 @@ final class TestServer: Sendable {
         handler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil
     ) throws {
         let recorder = Recorder()
+        let blocking: @Sendable (HTTPRequest) -> HTTPResponse = { request in
+            if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
+            recorder.requests.withLock { $0.append(request) }
+            return handler?(request) ?? HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/plain")], body: Array(Self.echo(request).utf8))
+        }
         server = HTTPServer(
             configuration: configuration,
-            answerInline: inline,
-            handler: { request in
-                if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
-                recorder.requests.withLock { $0.append(request) }
-                return handler?(request) ?? HTTPResponse(
-                    status: 200, headers: [("Content-Type", "text/plain")], body: Array(Self.echo(request).utf8))
+            decide: { request in
+                if let response = inline(request) { return .respond(response) }
+                return .work { .respond(blocking(request)) }
             },
+            waitingRoom: WaitingRoom(capacity: 0),
             rejection: { rejection in
                 switch rejection {
                 case .bodyTooLarge(let limit):

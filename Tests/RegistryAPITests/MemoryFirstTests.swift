@@ -4,8 +4,9 @@ import RegistryAPI
 import Testing
 import TestSupport
 
-/// Event loops ask `answerFromMemory` first and fall back to `handle` on a handler thread: the
-/// memory answer must never touch the store, and must be the same answer `handle` gives.
+/// An event loop answers at once what memory can answer (`answerFromMemory`: the answer
+/// `decide` gives without work) and leaves the rest to a handler thread: the memory answer must
+/// never touch the store, and must be the same answer `handle` gives.
 @Suite struct MemoryFirstTests {
     private static func get(_ tenant: Tenant, _ path: String, token: String? = nil) -> HTTPRequest {
         let parts = path.split(separator: "?", maxSplits: 1)

@@ -54,8 +54,8 @@ public final class TestRegistry: Sendable {
         listener.start()
         _ = listening.wait(timeout: .now() + 10)
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(workers: workers), answerInline: api.answerFromMemory, answering: api.answer,
-            waitingRoom: api.waitingRoom, rejection: api.reject)
+            configuration: HTTPServerConfiguration(workers: workers), decide: api.decide, waitingRoom: api.waitingRoom,
+            rejection: api.reject)
         try server.start()
     }
 

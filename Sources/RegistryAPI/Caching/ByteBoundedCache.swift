@@ -33,20 +33,22 @@ public final class ByteBoundedCache<Key: Hashable & Sendable, Value: Sendable>: 
         self.capacityBytes = max(0, capacityBytes)
     }
 
-    /// The cached value, marking it most recently used. A lookup that will be repeated (an
-    /// event loop's, before a handler thread tries again) passes `countingMiss: false`, so one
-    /// request never counts two misses.
-    public func value(for key: Key, countingMiss: Bool = true) -> Value? {
+    /// The cached value, marking it most recently used; counted as a hit. A miss is counted
+    /// by whoever then fetches the value (`recordMiss`), so a lookup whose fetch never runs
+    /// (a request refused at shutdown) counts nothing.
+    public func value(for key: Key) -> Value? {
         state.withLock { state in
-            guard let slot = state.index[key] else {
-                if countingMiss { state.misses += 1 }
-                return nil
-            }
+            guard let slot = state.index[key] else { return nil }
             state.hits += 1
             Self.unlink(slot, in: &state)
             Self.pushNewest(slot, in: &state)
             return state.nodes[slot].value
         }
+    }
+
+    /// Counts one value that was not cached and had to be fetched.
+    public func recordMiss() {
+        state.withLock { $0.misses += 1 }
     }
 
     /// Stores `value` costing `cost` bytes, evicting the least recently used entries to fit.

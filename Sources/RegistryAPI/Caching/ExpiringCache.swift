@@ -24,14 +24,6 @@ public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sen
         self.clock = clock
     }
 
-    /// The cached value, or `load()`'s result (cached when it is not nil).
-    public func value<E: Error>(for key: Key, load: () throws(E) -> Value?) throws(E) -> Value? {
-        if let cached = cached(key) { return cached }
-        guard let value = try load() else { return nil }
-        store(value, for: key)
-        return value
-    }
-
     /// The value stored under `key` if it has not expired.
     public func cached(_ key: Key) -> Value? {
         guard lifetime > 0 else { return nil }

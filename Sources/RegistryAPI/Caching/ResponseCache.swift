@@ -76,10 +76,10 @@ public final class ResponseCache: Sendable {
 
     public var epoch: Int { invalidations.load(ordering: .acquiring) }
 
-    func entry(_ key: Key, countingMiss: Bool = true) -> Entry? {
+    func entry(_ key: Key) -> Entry? {
         if let entry = hot.withThreadStripe({ $0.entries[key] }) { return entry }
         let epoch = self.epoch
-        guard let entry = shard(key.applicationID, key.attributesType, key.version).value(for: key, countingMiss: countingMiss)
+        guard let entry = shard(key.applicationID, key.attributesType, key.version).value(for: key)
         else { return nil }
         // Same rule as `insert`: only an entry read before no invalidation may be kept, checked
         // under the stripe's lock so an invalidation either sees it or prevents it.
@@ -87,6 +87,11 @@ public final class ResponseCache: Sendable {
             if epoch == self.epoch { hot.add(entry, for: key) }
         }
         return entry
+    }
+
+    /// Counts a body that was not cached and is read from the store.
+    func recordMiss(_ key: Key) {
+        shard(key.applicationID, key.attributesType, key.version).recordMiss()
     }
 
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {

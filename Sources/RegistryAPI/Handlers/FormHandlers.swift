@@ -3,17 +3,20 @@ import Registry
 
 /// The form of a published version and the dry run of a publish (forms.md).
 enum FormHandlers {
-    static func form(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let (application, attributesType, version) = try SchemaHandlers.versionAddress(call)
-        return try formResponse(call, application, attributesType, version)
+    /// From memory when the application and the form are cached (an event loop answers).
+    static func form(_ call: Call) throws(RegistryError) -> Step {
+        let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
+        return try call.withApplication(code: code) { application throws(RegistryError) in
+            formResponse(call, application, attributesType, version)
+        }
     }
 
     /// One version's form, from the response cache when warm.
     static func formResponse(
         _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
-    ) throws(RegistryError) -> HTTPResponse {
+    ) -> Step {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .form)
-        return try CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
+        return CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try SchemaHandlers.found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
             let render = { () throws(RegistryError) in

@@ -5,25 +5,48 @@ import Registry
 /// exactly as that version's own URL would answer (its body names the version), with a tag
 /// that also names the version. Warm, both lookups are in memory, so an event loop answers.
 enum LatestHandlers {
-    static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let (application, attributesType) = try address(call)
-        let version = try newestVersion(call, application, attributesType)
-        return try SchemaHandlers.schemaResponse(call, application, attributesType, version, resolvedFromLatest: true)
+    static func get(_ call: Call) throws(RegistryError) -> Step {
+        try newest(call) { application, attributesType, version in
+            SchemaHandlers.schemaResponse(call, application, attributesType, version, resolvedFromLatest: true)
+        }
     }
 
-    static func form(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let (application, attributesType) = try address(call)
-        let version = try newestVersion(call, application, attributesType)
-        return try FormHandlers.formResponse(call, application, attributesType, version, resolvedFromLatest: true)
+    static func form(_ call: Call) throws(RegistryError) -> Step {
+        try newest(call) { application, attributesType, version in
+            FormHandlers.formResponse(call, application, attributesType, version, resolvedFromLatest: true)
+        }
     }
 
-    /// The newest live version's number: from memory when known, else read and remembered
-    /// unless a publish or delete of the type was seen meanwhile. 404 when the type has none.
+    /// Goes on with the newest live version's number: from memory when known, else read (on a
+    /// handler thread) and remembered unless a publish or delete of the type was seen
+    /// meanwhile. 404 when the type has none.
+    private static func newest(
+        _ call: Call, then next: @escaping @Sendable (Application, String, Int32) throws(RegistryError) -> Step
+    ) throws(RegistryError) -> Step {
+        let attributesType = try call.pathAttributesType()
+        let code = try call.query.requiredString(.application)
+        return try call.withApplication(code: code) { application throws(RegistryError) in
+            let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
+            return try Step.after(
+                call.caches.latest.version(key),
+                load: { () throws(RegistryError) in try readNewest(call, application, attributesType, key) },
+                then: { version throws(RegistryError) in try next(application, attributesType, version) })
+        }
+    }
+
+    /// The newest live version's number, from memory or the store; for routes already on a
+    /// handler thread.
     static func newestVersion(_ call: Call, _ application: Application, _ attributesType: String) throws(RegistryError)
         -> Int32
     {
         let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
         if let version = call.caches.latest.version(key) { return version }
+        return try readNewest(call, application, attributesType, key)
+    }
+
+    private static func readNewest(_ call: Call, _ application: Application, _ attributesType: String, _ key: LatestVersions.Key)
+        throws(RegistryError) -> Int32
+    {
         let generation = call.caches.latest.generation(key)
         guard let newest = try call.store.list(application: application, attributesType: attributesType, after: nil, limit: 1).first
         else {
@@ -31,11 +54,5 @@ enum LatestHandlers {
         }
         call.caches.latest.remember(newest.version, for: key, readAt: generation)
         return newest.version
-    }
-
-    private static func address(_ call: Call) throws(RegistryError) -> (Application, String) {
-        let attributesType = try call.pathAttributesType()
-        let code = try call.query.requiredString(.application)
-        return (try call.application(code: code), attributesType)
     }
 }

@@ -29,17 +29,20 @@ enum SchemaHandlers {
             status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.listBody(rows, nextPageToken: nextToken))
     }
 
-    static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let (application, attributesType, version) = try versionAddress(call)
-        return try schemaResponse(call, application, attributesType, version)
+    /// From memory when the application and the body are cached (an event loop answers).
+    static func get(_ call: Call) throws(RegistryError) -> Step {
+        let (code, attributesType, version) = try versionPath(call)
+        return try call.withApplication(code: code) { application throws(RegistryError) in
+            schemaResponse(call, application, attributesType, version)
+        }
     }
 
     /// One version's body, from the response cache when warm.
     static func schemaResponse(
         _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
-    ) throws(RegistryError) -> HTTPResponse {
+    ) -> Step {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
-        return try CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
+        return CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try found(
                 call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
             return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
@@ -124,10 +127,17 @@ enum SchemaHandlers {
 
     /// Path parameters and `?application=`, checked in order: malformed first, then access.
     static func versionAddress(_ call: Call) throws(RegistryError) -> (Application, String, Int32) {
+        let (code, attributesType, version) = try versionPath(call)
+        return (try call.application(code: code), attributesType, version)
+    }
+
+    /// The malformed-request checks of `versionAddress`: the application's code, the type
+    /// and the version, before the application is looked up.
+    static func versionPath(_ call: Call) throws(RegistryError) -> (code: String, attributesType: String, version: Int32) {
         let attributesType = try call.pathAttributesType()
         let version = try call.pathVersion()
         let code = try call.query.requiredString(.application)
-        return (try call.application(code: code), attributesType, version)
+        return (code, attributesType, version)
     }
 
     static func found(_ schema: SchemaVersion?, _ attributesType: String, _ version: Int32) throws(RegistryError)

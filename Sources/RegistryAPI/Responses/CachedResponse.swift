@@ -6,23 +6,31 @@ import Registry
 /// the client already holds it. `Cache-Control: private, no-cache` makes gateways revalidate,
 /// so nobody serves a version after it is deleted.
 enum CachedResponse {
+    /// From memory on a hit; on a miss, `render` (which reads the store) is left for a
+    /// handler thread, and its entry is cached.
     /// - Parameter resolvedFromLatest: the URL said `latest`, not this version: the tag then
     ///   names the version too (`EntityTag.naming`), so it changes when `latest` moves on even
     ///   to identical content.
     static func respond(
         _ call: Call, key: ResponseCache.Key, resolvedFromLatest: Bool = false,
-        render: () throws(RegistryError) -> ResponseCache.Entry
-    ) throws(RegistryError) -> HTTPResponse {
+        render: @escaping @Sendable () throws(RegistryError) -> ResponseCache.Entry
+    ) -> Step {
         let cache = call.caches.responses
-        let entry: ResponseCache.Entry
-        // On an event loop a miss is counted by the handler thread that tries again.
-        if let cached = cache.entry(key, countingMiss: !call.store.memoryOnly) {
-            entry = cached
-        } else {
-            let epoch = cache.epoch
-            entry = try render()
-            cache.insert(entry, for: key, readAt: epoch)
+        if let cached = cache.entry(key) {
+            return .respond(response(call, cached, key: key, resolvedFromLatest: resolvedFromLatest))
         }
+        return .work { () throws(RegistryError) in
+            cache.recordMiss(key)
+            let epoch = cache.epoch
+            let entry = try render()
+            cache.insert(entry, for: key, readAt: epoch)
+            return .respond(response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest))
+        }
+    }
+
+    private static func response(_ call: Call, _ entry: ResponseCache.Entry, key: ResponseCache.Key, resolvedFromLatest: Bool)
+        -> HTTPResponse
+    {
         let etag = resolvedFromLatest ? EntityTag.naming(version: key.version, entry.etag) : entry.etag
         let headers = [("ETag", etag), ("Cache-Control", "private, no-cache")]
         if EntityTag.matches(call.request.header("if-none-match"), etag) {

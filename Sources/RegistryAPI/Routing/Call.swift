@@ -60,7 +60,23 @@ struct Call: Sendable {
     /// when it belongs to another account, when the token is limited to other applications, or
     /// when its scope is below what the route needs.
     func application(code: String) throws(RegistryError) -> Application {
-        guard let application = try store.application(code: code) else {
+        try checked(store.application(code: code), code: code)
+    }
+
+    /// `application(code:)` for a route that answers from memory when it can: from the lookup
+    /// cache, else read on a handler thread, which then goes on with `next`.
+    func withApplication(code: String, _ next: @escaping @Sendable (Application) throws(RegistryError) -> Step)
+        throws(RegistryError) -> Step
+    {
+        let cached = try store.cachedApplication(code: code).map { application throws(RegistryError) in
+            try checked(application, code: code)
+        }
+        return try Step.after(
+            cached, load: { () throws(RegistryError) in try checked(store.loadApplication(code: code), code: code) }, then: next)
+    }
+
+    private func checked(_ found: Application?, code: String) throws(RegistryError) -> Application {
+        guard let application = found else {
             throw .notFound("application \(ClientText.quoted(code)) not found")
         }
         guard application.accountID == accountID else {

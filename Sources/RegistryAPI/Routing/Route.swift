@@ -1,17 +1,17 @@
 import HTTPServer
 import Registry
 
-/// One endpoint: method, path template, whether it needs an API token, and its handler.
+/// One endpoint: method, path template, whether it needs an API token, and its operation.
 struct Route: Sendable {
     typealias Handler = @Sendable (Call) throws(RegistryError) -> HTTPResponse
+    /// Runs on the event loop once the request is routed, authenticated and decoded; it never
+    /// blocks: it answers from memory or returns the work that needs the store.
+    typealias Operation = @Sendable (Call) throws(RegistryError) -> Step
 
     let method: String
     let template: PathTemplate
     let requiresToken: Bool
-    /// The handler often answers from memory (caches, constants), so it is first tried on the
-    /// event loop and moved to a handler thread only when it needs the store.
-    let triesMemoryFirst: Bool
-    let handler: Handler
+    let operation: Operation
     /// What the token must allow, from `RegistryAPI.permissions`; set when the API is built.
     private(set) var permission = RegistryAPI.unlistedRoutePermission
 
@@ -24,31 +24,37 @@ struct Route: Sendable {
         return copy
     }
 
-    /// For routes that may wait for an event (long polling): answers or parks the request.
-    /// Such a route's `handler` answers at once instead, for callers that cannot park.
-    let waitingHandler: WaitingHandler?
-
-    typealias WaitingHandler = @Sendable (Call) throws(RegistryError) -> HandlerAnswer
-
-    init(_ method: String, _ template: String, waitingHandler: @escaping WaitingHandler) {
-        self.method = method
-        self.template = PathTemplate(template)
-        self.requiresToken = true
-        self.triesMemoryFirst = false
-        self.waitingHandler = waitingHandler
-        self.handler = { call throws(RegistryError) in try waitingHandler(call).answeredNow }
+    /// A route whose handler needs the store: it runs on a handler thread.
+    init(_ method: String, _ template: String, requiresToken: Bool = true, handler: @escaping Handler) {
+        self.init(method, template, requiresToken: requiresToken, memoryFirst: { call throws(RegistryError) in
+            .work { () throws(RegistryError) in .respond(try handler(call)) }
+        })
     }
 
+    /// A route answered from memory alone (constants, embedded files, metrics): on the event loop.
+    init(_ method: String, _ template: String, requiresToken: Bool = true, memory handler: @escaping Handler) {
+        self.init(method, template, requiresToken: requiresToken, memoryFirst: { call throws(RegistryError) in
+            .respond(try handler(call))
+        })
+    }
+
+    /// A route that may wait for an event (long polling): on a handler thread, it answers or
+    /// parks the request.
     init(
-        _ method: String, _ template: String, requiresToken: Bool = true, triesMemoryFirst: Bool = false,
-        handler: @escaping Handler
+        _ method: String, _ template: String, waitingHandler: @escaping @Sendable (Call) throws(RegistryError) -> HandlerAnswer
     ) {
+        self.init(method, template, requiresToken: true, memoryFirst: { call throws(RegistryError) in
+            .work { () throws(RegistryError) in try waitingHandler(call) }
+        })
+    }
+
+    /// A route that answers from memory when what it needs is there, and says itself which
+    /// part needs the store (`Step.after`).
+    init(_ method: String, _ template: String, requiresToken: Bool = true, memoryFirst operation: @escaping Operation) {
         self.method = method
         self.template = PathTemplate(template)
         self.requiresToken = requiresToken
-        self.triesMemoryFirst = triesMemoryFirst
-        self.handler = handler
-        self.waitingHandler = nil
+        self.operation = operation
     }
 }
 

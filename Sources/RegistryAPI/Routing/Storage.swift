@@ -4,29 +4,14 @@ import Registry
 /// to throw `RegistryError`s already; anything else is a bug there, answered as a plain 500
 /// without leaking its text.
 ///
-/// On an event loop the store must not be reached (it blocks): there, storage is
-/// `memoryOnly`, cache hits still answer, and anything else throws `needsHandlerThread`.
+/// Only handler threads call the store (it blocks). Event loops read the lookup caches
+/// directly (`cachedToken`, `cachedApplication`) and leave a miss to a handler thread.
 struct Storage: Sendable {
     let store: any SchemaStore
     let metrics: Metrics
     let caches: Caches
-    private(set) var memoryOnly = false
-
-    init(store: any SchemaStore, metrics: Metrics, caches: Caches) {
-        self.store = store
-        self.metrics = metrics
-        self.caches = caches
-    }
-
-    /// This storage for an event loop.
-    var withoutStore: Storage {
-        var copy = self
-        copy.memoryOnly = true
-        return copy
-    }
 
     private func run<T>(_ body: () throws -> T) throws(RegistryError) -> T {
-        guard !memoryOnly else { throw .needsHandlerThread }
         do {
             return try body()
         } catch let error as RegistryError {
@@ -42,25 +27,52 @@ struct Storage: Sendable {
         }
     }
 
-    /// Served from the short-lived lookup caches when enabled, failures included (a new
-    /// token's hash has never failed, so it works at once). A cached failure is answered even
-    /// on an event loop. The expiry is checked on every use, so a cached grant never outlives
-    /// its token.
-    func token(forTokenHash hash: [UInt8], now: Double) throws(RegistryError) -> TokenGrant? {
+    /// What the lookup caches know of a token hash.
+    enum CachedToken {
+        case granted(TokenGrant)
+        /// A hash that matched no live token, or a grant that has expired.
+        case refused
+        /// Not cached: `loadToken` must ask the store.
+        case unknown
+    }
+
+    /// The short-lived lookup caches, failures included (a new token's hash has never failed,
+    /// so it works at once). The expiry is checked on every use, so a cached grant never
+    /// outlives its token. Never blocks.
+    func cachedToken(forTokenHash hash: [UInt8], now: Double) -> CachedToken {
         let key = DigestKey(bytes: hash)
-        if caches.failedTokens.cached(key) != nil { return nil }
-        let grant = try caches.tokens.value(for: key) { () throws(RegistryError) in
-            try run { try store.token(forTokenHash: hash) }
-        }
-        guard let grant else {
+        if caches.failedTokens.cached(key) != nil { return .refused }
+        guard let grant = caches.tokens.cached(key) else { return .unknown }
+        return grant.isExpired(now: now) ? .refused : .granted(grant)
+    }
+
+    /// Reads a token the caches did not know from the store and remembers the answer; nil
+    /// when it is unknown, revoked or expired.
+    func loadToken(forTokenHash hash: [UInt8], now: Double) throws(RegistryError) -> TokenGrant? {
+        let key = DigestKey(bytes: hash)
+        guard let grant = try run({ try store.token(forTokenHash: hash) }) else {
             caches.failedTokens.store(true, for: key)
             return nil
         }
+        caches.tokens.store(grant, for: key)
         return grant.isExpired(now: now) ? nil : grant
     }
 
+    /// The application from the lookup cache, or nil when it must be read. Never blocks.
+    func cachedApplication(code: String) -> Application? {
+        caches.applications.cached(ExactName(code))
+    }
+
+    /// Reads the application from the store and remembers it.
+    func loadApplication(code: String) throws(RegistryError) -> Application? {
+        guard let application = try run({ try store.application(code: code) }) else { return nil }
+        caches.applications.store(application, for: ExactName(code))
+        return application
+    }
+
     func application(code: String) throws(RegistryError) -> Application? {
-        try caches.applications.value(for: ExactName(code)) { () throws(RegistryError) in try run { try store.application(code: code) } }
+        if let cached = cachedApplication(code: code) { return cached }
+        return try loadApplication(code: code)
     }
 
     func applications(accountID: Int64) throws(RegistryError) -> [Application] {
@@ -159,10 +171,4 @@ struct Storage: Sendable {
     func currentChangeCursor() throws(RegistryError) -> ChangeCursor {
         try run { try store.currentChangeCursor() }
     }
-}
-
-extension RegistryError {
-    /// Thrown by `memoryOnly` storage when a request needs the store; the request is then
-    /// answered again from the start on a handler thread. Never reaches a client.
-    static let needsHandlerThread = RegistryError(code: .unavailable, message: "internal: this request needs a handler thread")
 }

@@ -1,0 +1,81 @@
+import HTTPServer
+import Registry
+
+/// The request id, the metrics sample and the log line of every request, in one place that
+/// wraps routing like a middleware: it sees the request once as it arrives and its response
+/// once as it leaves, whether that came from the event loop, a handler thread or a wait that
+/// ended. Every response gets `X-Request-Id` and `X-Content-Type-Options: nosniff` here.
+struct RequestLog: Sendable {
+    let logger: Logger
+    let metrics: Metrics
+
+    /// Runs `next` (route, authenticate, decide) with the request's notes, then finishes
+    /// whatever it decided; `next` names the matched route template for metrics.
+    func around(_ request: HTTPRequest, _ next: (CallNotes) -> (route: String, decision: Decision)) -> Decision {
+        let started = WallClock.now()
+        let notes = CallNotes(requestID: RequestID.accept(request.header("x-request-id")))
+        let (route, decision) = next(notes)
+        let finish: @Sendable (HTTPResponse) -> HTTPResponse = { response in
+            self.finish(response, request: request, route: route, notes: notes, started: started)
+        }
+        switch decision {
+        case .respond(let response): return .respond(finish(response))
+        case .work(let work): return .work { Self.finishing(work(), with: finish) }
+        }
+    }
+
+    /// A parked request is logged when it is finally answered.
+    private static func finishing(_ answer: HandlerAnswer, with finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse)
+        -> HandlerAnswer
+    {
+        switch answer {
+        case .respond(let response):
+            return .respond(finish(response))
+        case .wait(let waiting):
+            return .wait(
+                WaitRequest(ticket: waiting.ticket, deadline: waiting.deadline) { reason in
+                    finishing(waiting.then(reason), with: finish)
+                })
+        }
+    }
+
+    private func finish(_ answered: HTTPResponse, request: HTTPRequest, route: String, notes: CallNotes, started: Double)
+        -> HTTPResponse
+    {
+        var response = answered
+        let requestID = notes.requestID
+        response.headers.append((name: "X-Request-Id", value: requestID))
+        response.headers.append(Self.noSniff)
+        let seconds = WallClock.now() - started
+        metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
+        let level: Logger.Level = response.status >= 500 ? .error : .info
+        if logger.logs(level) {
+            var fields: JSONObject = [
+                "request_id": .string(requestID), "method": .string(ClientText.shown(request.method)), "route": .string(route),
+                "status": .number(String(response.status)), "duration_ms": .number(String((seconds * 1_000_000).rounded() / 1000)),
+                "bytes": .number(String(response.body.count)),
+            ]
+            if let application = notes.application { fields["application"] = .string(application) }
+            logger.log(level, "request", fields)
+        }
+        return response
+    }
+
+    /// What the HTTP layer refused before any routing, with a fresh request id.
+    func rejected(_ refusal: HTTPResponse) -> HTTPResponse {
+        let requestID = RequestID.generate()
+        var response = refusal
+        response.headers.append((name: "X-Request-Id", value: requestID))
+        response.headers.append(Self.noSniff)
+        metrics.recordRequest(route: "rejected", method: "-", status: response.status, seconds: 0)
+        logger.log(.info, "request rejected", [
+            "request_id": .string(requestID), "route": "rejected", "status": .number(String(response.status)),
+            "bytes": .number(String(response.body.count)),
+        ])
+        return response
+    }
+
+    /// Browsers must take the declared `Content-Type` as it is: a JSON body echoing client text
+    /// must never be sniffed into HTML or script.
+    static let noSniff = (name: "X-Content-Type-Options", value: "nosniff")
+}

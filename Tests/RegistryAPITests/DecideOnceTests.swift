@@ -1,0 +1,159 @@
+import HTTPServer
+import Registry
+import RegistryAPI
+import RegistryPostgres
+import Synchronization
+import Testing
+import TestSupport
+
+/// An event loop decides each request once: routing, the token, the application and the
+/// response cache are each looked at once, and what is missing becomes work for a handler
+/// thread that goes on from there instead of starting over.
+@Suite struct DecideOnceTests {
+    @Test func aColdGetReadsEachThingOnceCountsOneMissAndIsLoggedOnce() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("DecidedOnce", SchemaAPITests.flight).status == 200)
+        let store = CountingStore(PostgresSchemaStore(pool: registry.pool))
+        let lines = Mutex<[String]>([])
+        let logger = Logger(minimumLevel: .info) { bytes in lines.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) } }
+        let api = RegistryAPI(
+            store: store, clock: TestClock().now, logger: logger,
+            caching: CacheSettings(responseBytes: 1 << 20, lookupSeconds: 60))
+        let request = HTTPRequest(
+            method: "GET", path: "/api/live_activity_schemas/DecidedOnce/1", query: [("application", tenant.code)],
+            headers: [("Authorization", "Api \(tenant.token)")])
+
+        guard case .work(let work) = api.decide(request) else {
+            Issue.record("a cold request needs the store")
+            return
+        }
+        #expect(store.reads == [:], "deciding never reaches the store")
+        guard case .respond(let cold) = work() else {
+            Issue.record("a version never waits")
+            return
+        }
+        #expect(cold.status == 200)
+        #expect(store.reads == ["token": 1, "application": 1, "schema": 1], "each read once, the token first")
+        #expect(api.cacheStatistics.misses == 1 && api.cacheStatistics.hits == 0)
+
+        guard case .respond(let warm) = api.decide(request) else {
+            Issue.record("a warm request is answered on the event loop")
+            return
+        }
+        #expect(warm.status == 200 && warm.body == cold.body)
+        #expect(store.reads == ["token": 1, "application": 1, "schema": 1], "memory only")
+        #expect(api.cacheStatistics.misses == 1 && api.cacheStatistics.hits == 1)
+        let logged = lines.withLock { $0 }.filter { $0.contains("request_id") }
+        #expect(logged.count == 2, "one log line per request: \(lines.withLock { $0 })")
+    }
+
+    @Test func aTokenLookedUpOnAHandlerThreadIsNotCheckedAgainAndItsRefusalIsAnsweredOnce() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        let store = CountingStore(PostgresSchemaStore(pool: registry.pool))
+        let api = RegistryAPI(store: store, clock: TestClock().now, caching: CacheSettings(lookupSeconds: 60))
+        let request = HTTPRequest(
+            method: "GET", path: "/api/live_activity_schemas/Unknown/1", query: [("application", tenant.code)],
+            headers: [("Authorization", "Api not-a-token")])
+        guard case .work(let work) = api.decide(request) else {
+            Issue.record("an unknown token is read on a handler thread")
+            return
+        }
+        #expect(work().onlyResponse.status == 401)
+        #expect(store.reads == ["token": 1])
+        // The refusal is remembered: the next decision answers at once, from memory.
+        guard case .respond(let refused) = api.decide(request) else {
+            Issue.record("a remembered refusal is answered on the event loop")
+            return
+        }
+        #expect(refused.status == 401)
+        #expect(store.reads == ["token": 1])
+    }
+}
+
+extension HandlerAnswer {
+    fileprivate var onlyResponse: HTTPResponse {
+        guard case .respond(let response) = self else { return HTTPResponse(status: 0) }
+        return response
+    }
+}
+
+/// Counts the reads a request path makes of the token, the application and the version, and
+/// passes every call on to the real store.
+private final class CountingStore: SchemaStore {
+    private let store: any SchemaStore
+    private let counts = Mutex<[String: Int]>([:])
+
+    init(_ store: any SchemaStore) { self.store = store }
+
+    var reads: [String: Int] { counts.withLock { $0 } }
+
+    private func count(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
+
+    func token(forTokenHash hash: [UInt8]) throws -> TokenGrant? {
+        count("token")
+        return try store.token(forTokenHash: hash)
+    }
+    func application(code: String) throws -> Application? {
+        count("application")
+        return try store.application(code: code)
+    }
+    func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {
+        count("schema")
+        return try store.schema(application: application, attributesType: attributesType, version: version)
+    }
+    func applications(accountID: Int64) throws -> [Application] { try store.applications(accountID: accountID) }
+    func publish(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
+    ) throws -> IdempotentPublish {
+        try store.publish(
+            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+            comparing: comparison, once: claim, response: response)
+    }
+    func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? {
+        try store.storedResponse(accountID: accountID, idempotencyKey: idempotencyKey)
+    }
+    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws -> [SchemaVersion] {
+        try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit)
+    }
+    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
+        throws -> ComparisonBasis
+    {
+        try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison)
+    }
+    func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy {
+        try store.compatibilityPolicy(application: application, attributesType: attributesType)
+    }
+    func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor)
+        throws -> EffectivePolicy
+    {
+        try store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: actor)
+    }
+    func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws -> Bool {
+        try store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor)
+    }
+    func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
+        try store.delete(application: application, attributesType: attributesType, version: version, by: actor)
+    }
+    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] { try store.auditEvents(query) }
+    func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary] {
+        try store.types(application: application, filter: filter, limit: limit)
+    }
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion? {
+        try store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash)
+    }
+    func publishUnlessNewestIdentical(
+        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
+    ) throws -> FindOrPublish {
+        try store.publishUnlessNewestIdentical(
+            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
+            comparing: comparison, once: claim, response: response)
+    }
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
+        try store.changes(application: application, after: cursor, limit: limit)
+    }
+    func currentChangeCursor() throws -> ChangeCursor { try store.currentChangeCursor() }
+}
