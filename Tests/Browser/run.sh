@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser test of the control panel (issue 7): headless Chromium drives /panel/ of a real
+# Browser test of the control panel: headless Chromium drives /panel/ of a real
 # registry on a throwaway PostgreSQL (Tests/Scripts/stack.sh), and checks the API after each
 # step, and checks every view with axe-core at both widths in light and dark mode; first it
 # lints the panel's JavaScript with oxlint. Screenshots of every view go to
