@@ -1,8 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, bottom to top: C wrappers (`CLibPQ`, `CMicroHTTPD`) → pure domain (`Registry`) →
-/// adapters (`RegistryPostgres`, `HTTPServer`) → handlers (`RegistryAPI`) → the executable.
+/// Layers, bottom to top: C wrappers (`CLibPQ`, `CMicroHTTPD`) and shared primitives (`Striping`)
+/// → pure domain (`Registry`) → adapters (`RegistryPostgres`, `HTTPServer`) → handlers
+/// (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON Schema) sits beside the
+/// adapters and only the executable's CLI uses it, so the server's modules never carry it.
 let package = Package(
     name: "schema-registry",
     products: [
@@ -19,18 +21,20 @@ let package = Package(
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "Striping"),
         .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "SwiftReader", dependencies: ["Registry"]),
         .target(name: "RegistryPostgres", dependencies: ["Registry", "CLibPQ"]),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping"]),
         .target(
             name: "RegistryAPI",
-            dependencies: ["Registry", "HTTPServer"],
+            dependencies: ["Registry", "HTTPServer", "Striping"],
             exclude: ["Panel/assets"],
             plugins: ["PanelAssetsPlugin"]
         ),
         .executableTarget(
             name: "schema-registry",
-            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI", "CCurl"],
+            dependencies: ["Registry", "SwiftReader", "RegistryPostgres", "HTTPServer", "RegistryAPI", "CCurl"],
             plugins: ["BuildInfoPlugin"]
         ),
         .executableTarget(name: "build-info-tool", path: "Sources/BuildInfoTool"),
@@ -53,6 +57,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"]),
+        .testTarget(name: "SwiftReaderTests", dependencies: ["SwiftReader", "Registry", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "TestSupport"]),
         .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"]),

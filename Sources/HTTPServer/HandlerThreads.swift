@@ -19,10 +19,7 @@ final class HandlerThreads: @unchecked Sendable {
     private var accepting = true
     private var closed = false
 
-    private let count: Int
-
     init(count: Int) {
-        self.count = count
         for index in 0..<count {
             let thread = Thread { [self] in work() }
             thread.name = "handler-\(index)"

@@ -1,3 +1,4 @@
+import Striping
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -4,7 +4,7 @@ import Registry
 /// The HTTP face of the registry: a plain function from request to response, so it can be
 /// tested without a socket, and served by `HTTPServer` unchanged.
 ///
-/// Check order (spec decision 8): unknown path (404) and wrong method (405) before anything
+/// Check order: unknown path (404) and wrong method (405) before anything
 /// else, then the token (401), then each handler's own order, in which the token's scope and
 /// applications are checked with the application (403 after 404).
 public final class RegistryAPI: Sendable {
@@ -112,18 +112,6 @@ public final class RegistryAPI: Sendable {
     /// Fails closed: a route nobody gave a permission needs the highest scope.
     static let unlistedRoutePermission = Permission(.admin, "this unlisted route")
 
-    /// For each route that needs a token, `METHOD /template` and the scope it needs, for the
-    /// route × scope test.
-    public static var routeScopes: [(route: String, scope: TokenScope)] {
-        apiRoutes.filter(\.requiresToken).map { ($0.key, (permissions[$0.key] ?? unlistedRoutePermission).scope) }
-    }
-
-    /// Routes that need a token but have no entry in `permissions` (they fail closed); must be
-    /// empty.
-    public static var routesWithoutPermission: [String] {
-        apiRoutes.filter { $0.requiresToken && permissions[$0.key] == nil }.map(\.key)
-    }
-
     static func operationalRoutes(_ metrics: Metrics, _ operations: Operations) -> [Route] {
         [
             Route("GET", "/healthz", requiresToken: false, memory: OperationsHandlers.health),
@@ -132,11 +120,6 @@ public final class RegistryAPI: Sendable {
                 OperationsHandlers.metrics(call, metrics, operations)
             }),
         ]
-    }
-
-    /// The route templates served, as `METHOD /template`, for the OpenAPI consistency test.
-    public static var routeTable: [String] {
-        (apiRoutes + operationalRoutes(Metrics(), Operations())).map(\.key)
     }
 
     /// A handler serving only the probes and metrics, for a separate admin listener.

@@ -16,13 +16,6 @@ public struct Migration: Sendable, Equatable, CustomStringConvertible {
     /// Where the SQL is read from when the migration is applied.
     public let path: String
 
-    /// Public so tools and tests can describe migrations without a directory.
-    public init(version: Int, name: String, path: String) {
-        self.version = version
-        self.name = name
-        self.path = path
-    }
-
     /// `0001_initial.sql`: the file as it is named on disk.
     public var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 

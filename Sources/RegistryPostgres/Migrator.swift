@@ -34,14 +34,9 @@ public struct MigrationStatus: Sendable, Equatable {
         return available.filter { !done.contains($0.version) }
     }
 
-    /// Versions the database has that this build does not know (a newer build migrated it).
-    public var unknown: [Int] {
-        let known = Set(available.map(\.version))
-        return applied.map(\.version).filter { !known.contains($0) }
-    }
-
-    /// True when every shipped migration is applied; a newer database (`unknown` not empty)
-    /// still counts, so an older build can keep serving during a rolling deploy.
+    /// True when every shipped migration is applied; a newer database (versions applied that
+    /// this build does not know) still counts, so an older build can keep serving during a
+    /// rolling deploy.
     public var isUpToDate: Bool { pending.isEmpty }
 
     /// What to tell the operator when a migration file was edited after it was applied or the

@@ -12,11 +12,6 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
 
     public static let uniqueViolation = SQLState("23505")
     public static let foreignKeyViolation = SQLState("23503")
-    public static let notNullViolation = SQLState("23502")
-    public static let checkViolation = SQLState("23514")
-    public static let numericValueOutOfRange = SQLState("22003")
-    public static let invalidTextRepresentation = SQLState("22P02")
-    public static let characterNotInRepertoire = SQLState("22021")
     public static let serializationFailure = SQLState("40001")
     public static let deadlockDetected = SQLState("40P01")
     public static let queryCanceled = SQLState("57014")
@@ -25,8 +20,6 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let cannotConnectNow = SQLState("57P03")
     public static let tooManyConnections = SQLState("53300")
     public static let lockNotAvailable = SQLState("55P03")
-    public static let undefinedTable = SQLState("42P01")
-    public static let connectionFailure = SQLState("08006")
 
     /// The two-character class (`08` connection exception, `23` integrity violation, ...).
     public var errorClass: String { String(rawValue.prefix(2)) }

@@ -10,11 +10,11 @@ public struct PGResult: Sendable {
     /// Rows touched by INSERT/UPDATE/DELETE (libpq `PQcmdTuples`), 0 for other commands.
     public let affectedRows: Int
 
-    /// Public so tests can build results without a server.
-    public init(columns: [String] = [], rows: [PGRow] = [], affectedRows: Int = 0) {
-        self.columns = columns
-        self.rows = rows
-        self.affectedRows = affectedRows
+    /// An empty result, for a query string that held no statement.
+    init() {
+        columns = []
+        rows = []
+        affectedRows = 0
     }
 
     /// Takes ownership of `result`: copies everything out and `PQclear`s it, whatever happens.
@@ -59,9 +59,6 @@ public struct PGResult: Sendable {
 public struct PGRow: Sendable, Equatable {
     /// Text-format values by column position; nil is SQL NULL.
     public let values: [String?]
-
-    /// Public so tests can build rows without a server.
-    public init(values: [String?]) { self.values = values }
 
     /// For nullable columns (`revoked_at`, a deleted version's `json_schema`).
     public func optionalString(_ column: Int) throws(PGError) -> String? {

@@ -1,5 +1,6 @@
 import Foundation
 import Registry
+import SwiftReader
 
 /// `schema-registry publish`: publishes a schema from a CI pipeline, from the Swift source of
 /// the `ActivityAttributes` type (`--swift FILE --type NAME`) or a JSON Schema file

@@ -1,5 +1,6 @@
 import Foundation
 import Registry
+import SwiftReader
 
 /// `schema-registry schema-from-swift FILE.swift --type NAME`: prints the `jsonSchema` of an
 /// `ActivityAttributes` type, so authors publish from the Swift they already have.

@@ -3,8 +3,8 @@ import RegistryAPI
 import Testing
 import TestSupport
 
-/// Issue 5's caches over HTTP: ETags and 304s, invalidation on every replica, lookups bounded
-/// in time.
+/// The response and lookup caches over HTTP: ETags and 304s, invalidation on every replica,
+/// lookups bounded in time.
 @Suite struct CachingAPITests {
     @Test func getAndFormCarryAStrongETagAndAnswer304WhenItMatches() throws {
         let tenant = try TestRegistry.shared().makeTenant()

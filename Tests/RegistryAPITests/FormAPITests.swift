@@ -2,7 +2,7 @@ import Registry
 import Testing
 import TestSupport
 
-/// forms.md over HTTP: the form endpoint, the dry run, and compatibility on Create.
+/// Forms over HTTP: the form endpoint, the dry run, and compatibility on Create.
 @Suite struct FormAPITests {
     let tenant: Tenant
 

@@ -3,7 +3,7 @@ import Registry
 import Testing
 import TestSupport
 
-/// `Idempotency-Key` on Create (issue 6): a retry never publishes twice.
+/// `Idempotency-Key` on Create: a retry never publishes twice.
 @Suite struct IdempotencyAPITests {
     let tenant: Tenant
 

@@ -2,7 +2,7 @@ import Registry
 import Testing
 import TestSupport
 
-/// Probes, metrics and request ids through the in-process server (issue 4); the process-level
+/// Probes, metrics and request ids through the in-process server; the process-level
 /// behaviour (signals, logs, admin listener) is in ServiceTests.
 @Suite struct OperationsAPITests {
     let tenant: Tenant

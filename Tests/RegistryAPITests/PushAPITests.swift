@@ -2,7 +2,7 @@ import Registry
 import Testing
 import TestSupport
 
-/// `:check` and `:preview` over HTTP (issue 8); the rules themselves are unit-tested in
+/// `:check` and `:preview` over HTTP; the rules themselves are unit-tested in
 /// RegistryTests/Push*.
 @Suite struct PushAPITests {
     let tenant: Tenant

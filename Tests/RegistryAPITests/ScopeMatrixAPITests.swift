@@ -8,7 +8,7 @@ import TestSupport
 /// need gets 200, one below gets 403 code 7 naming both scopes. The cases are built from the
 /// route table, so a new route fails here until it has a request and an expected scope below.
 @Suite struct ScopeMatrixAPITests {
-    /// One request per route, and the scope the rules give it. `index` tells the
+    /// One request per route, and the lowest scope that may make it. `index` tells the
     /// scopes apart for routes that change something (each deletes its own version).
     struct Case: Sendable {
         let scope: TokenScope

@@ -7,7 +7,8 @@ enum FormFixture {
         try FormBuilder.form(for: SchemaRules.validate(schema))
     }
 
-    /// The form object exactly as the form endpoint writes it, under the spec's example address.
+    /// The form object exactly as the form endpoint writes it, for application `XXXXX-XXXXX`
+    /// and type `FlightAttributes`.
     static func formText(_ schema: String) throws -> String {
         var out: [UInt8] = []
         FormWriter.write(

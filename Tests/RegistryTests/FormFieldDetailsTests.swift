@@ -1,7 +1,7 @@
 import Registry
 import Testing
 
-/// The label, description, default, options, nullable and constraints columns of forms.md.
+/// The label, description, default, options, nullable and constraints a form gives a field.
 @Suite struct FormFieldDetailsTests {
     @Test func labelIsTheTitleWhenGiven() throws {
         #expect(try FormFixture.field(#"{"type":"string","title":"Boarding gate"}"#).label == "Boarding gate")

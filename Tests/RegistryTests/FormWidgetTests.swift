@@ -1,7 +1,7 @@
 import Registry
 import Testing
 
-/// The `type` and `widget` columns of forms.md, one rule per test.
+/// The `type` and `widget` a form gives each kind of schema field, one rule per test.
 @Suite struct FormWidgetTests {
     private func kind(_ schema: String) throws -> (FormFieldType, FormWidget) {
         let field = try FormFixture.field(schema)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The robustness suite in one command (issue 6): contract fuzzing, parser fuzzing, durability
+# The robustness suite in one command: contract fuzzing, parser fuzzing, durability
 # under faults, abuse and secrets. Each part also runs alone:
 #
 #   bash Tests/Robustness/schemathesis.sh [--quick]   schemathesis against openapi.yaml

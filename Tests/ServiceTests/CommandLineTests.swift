@@ -71,7 +71,7 @@ import TestSupport
     }
 
     @Test func versionAndBuildInfoNameTheGitCommit() throws {
-        // Issue 4 asks for build info (version, git commit); `help` says `version` prints both.
+        // `version` prints the build info (version and git commit), as `help` says.
         let result = try ServiceProcess.run(["version"], environment: ServiceProcess.environment([:]), timeoutSeconds: 10)
         #expect(result.stdout.contains(/\b[0-9a-f]{7,40}\b/), "a git commit in: \(result.stdout)")
         let database = try ServiceDatabase.make()

@@ -35,17 +35,11 @@ struct ServiceDatabase: Sendable {
         return try connection.simpleQuery(sql).rows
     }
 
-    /// A new account with an application and a live token, made with the same SQL as
-    /// `schema-registry admin`, for talking to a server on `port`.
+    /// A new tenant of this database (`AdminStore.newTenant`), for talking to a server on `port`.
     func makeTenant(port: Int) throws -> Tenant {
         let pool = ConnectionPool(config: PostgresConfig(databaseURL: url, poolSize: 1))
         defer { pool.close() }
-        let admin = AdminStore(pool: pool)
-        let account = try admin.createAccount(name: "service test")
-        let code = try admin.createApplication(accountID: account, name: "service test app")
-        let token = APIToken.generate()
-        let tokenID = try admin.issueToken(accountID: account, tokenHash: token.hash)
-        return Tenant(port: port, code: code, token: token.secret, accountID: account, tokenID: tokenID)
+        return try AdminStore(pool: pool).newTenant(port: port)
     }
 }
 

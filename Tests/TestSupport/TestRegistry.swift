@@ -68,12 +68,7 @@ public final class TestRegistry: Sendable {
     /// A new account with one application (coded `applicationCode`, or a generated code) and
     /// one live token.
     public func makeTenant(applicationCode: String? = nil) throws -> Tenant {
-        let admin = AdminStore(pool: pool)
-        let account = try admin.createAccount(name: "test")
-        let code = try admin.createApplication(accountID: account, code: applicationCode, name: "test app")
-        let token = APIToken.generate()
-        let tokenID = try admin.issueToken(accountID: account, tokenHash: token.hash)
-        return Tenant(port: port, code: code, token: token.secret, accountID: account, tokenID: tokenID)
+        try AdminStore(pool: pool).newTenant(port: port, applicationCode: applicationCode)
     }
 
     public func revoke(_ tenant: Tenant) throws {
@@ -151,6 +146,17 @@ extension RawHTTPResponse {
 }
 
 extension AdminStore {
+    /// A new account with one application (coded `applicationCode`, or a generated code) and
+    /// one live token, made with the same SQL as `schema-registry admin`, for talking to a
+    /// server on `port`.
+    public func newTenant(port: Int, applicationCode: String? = nil) throws -> Tenant {
+        let account = try createAccount(name: "test")
+        let code = try createApplication(accountID: account, code: applicationCode, name: "test app")
+        let token = APIToken.generate()
+        let tokenID = try issueToken(accountID: account, tokenHash: token.hash)
+        return Tenant(port: port, code: code, token: token.secret, accountID: account, tokenID: tokenID)
+    }
+
     /// Another token of `tenant`'s account, issued with `terms`, as a tenant on the same
     /// application.
     public func tenant(like tenant: Tenant, terms: TokenTerms) throws -> Tenant {

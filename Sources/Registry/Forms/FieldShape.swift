@@ -48,7 +48,7 @@ struct FieldUse {
 }
 
 extension FieldShape {
-    /// The keys that follow `label` in forms.md's fixed order, `required` left out: `type`,
+    /// The keys that follow `label` in the form's fixed key order, `required` left out: `type`,
     /// `widget`, then only those optional keys that say something: `description`, `default`,
     /// `options`, `nullable`, `constraints`, `encoding`. Returns where `required` goes. It reads
     /// the traits in place: a copy of them would retain every member.

@@ -1,4 +1,4 @@
-/// Builds the form a journey builder shows for a schema version (forms.md), so journeys fill
+/// Builds the form a journey builder shows for a schema version, so journeys fill
 /// named fields instead of raw JSON.
 ///
 /// It never fails: whatever part of a schema the form cannot express becomes a raw JSON

@@ -1,6 +1,6 @@
-/// Writes the form object of forms.md straight into a response body: the address, then the
-/// content and attributes sections with, per section, the worst-case payload size when the
-/// schema bounds it (issue 8).
+/// Writes the form object straight into a response body: the address, then the content and
+/// attributes sections with, per section, the worst-case payload size when the schema bounds
+/// it, so a journey author sees how close a push can come to APNs' size limit.
 ///
 /// It writes bytes as it walks the outline, with no `JSONValue` tree in between, because a
 /// form repeats each `$ref`'d definition once per use and can be several times the size of its

@@ -6,7 +6,7 @@ public enum PushValueChecker {
     ///
     /// Severity follows what happens on the device and in journeys: undeclared keys are
     /// warnings (ActivityKit ignores them); a content field named in the root `required` list is
-    /// a warning when missing (the spec says it never makes content mandatory in journeys, yet
+    /// a warning when missing (a root `required` never makes content mandatory in journeys, yet
     /// the app may fail to decode without it); a field of `attributes.required` missing, `""`
     /// or `null` at start is an error. Without an `attributes` section the attributes are a free
     /// name/value list and are not checked. Composition keywords (`allOf`, `anyOf`, `oneOf`,

@@ -1,4 +1,4 @@
-/// The rules for an `attributesType` (spec decision 7): 1–256 Unicode scalars, no control
+/// The rules for an `attributesType`: 1–256 Unicode scalars, no control
 /// characters (C0, DEL, C1) and no `/`, because it is a path segment and a Swift type name,
 /// never free text.
 public enum AttributesTypeName {

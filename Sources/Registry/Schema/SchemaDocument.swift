@@ -1,6 +1,6 @@
 import Foundation
 
-/// A `jsonSchema` that passed every shape rule of the spec, split into the two parts a Live
+/// A `jsonSchema` that passed every shape rule (`SchemaRules`), split into the two parts a Live
 /// Activity has: ContentState fields (root `properties`) and ActivityAttributes fields
 /// (`attributes.properties`).
 public struct SchemaDocument: Sendable, Equatable {

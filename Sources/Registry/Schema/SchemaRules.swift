@@ -1,5 +1,5 @@
-/// The shape rules a `jsonSchema` must pass before it is published (spec, "Schema rules in
-/// detail"). Every failure is a 400 whose message starts with the offending path
+/// The shape rules a `jsonSchema` must pass before it is published, one check per rule below.
+/// Every failure is a 400 whose message starts with the offending path
 /// (`jsonSchema.attributes.required[1]: …`), because the author has to find it in their text.
 public enum SchemaRules {
     /// 64 KB means 65,536 bytes of the UTF-8 text.

@@ -1,4 +1,4 @@
-/// Version numbers (spec decision 2): integers 1…2147483647, given as a JSON number or a
+/// Version numbers: integers 1…2147483647 (a positive int32), given as a JSON number or a
 /// numeric string as protobuf JSON allows.
 public enum VersionNumber {
     public static let range: ClosedRange<Int64> = 1...Int64(Int32.max)

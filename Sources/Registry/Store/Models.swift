@@ -1,10 +1,3 @@
-/// An account: the owner of applications and API tokens.
-public struct Account: Sendable, Equatable {
-    public let id: Int64
-    public let name: String
-    public init(id: Int64, name: String) { self.id = id; self.name = name }
-}
-
 /// An application, addressed by its public code (`XXXXX-XXXXX`) and owned by one account.
 public struct Application: Sendable, Equatable {
     public let id: Int64

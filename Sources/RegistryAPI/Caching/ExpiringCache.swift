@@ -1,4 +1,4 @@
-import HTTPServer
+import Striping
 
 /// A small cache whose entries expire after a fixed time, for lookups that may be a few
 /// seconds stale (token → account, code → application). Bounded by entry count: when full it

@@ -1,4 +1,4 @@
-import HTTPServer
+import Striping
 
 /// Which version is the newest live one of each type, so `…/{attributesType}/latest` resolves
 /// in memory and is then served like any version. A publish or a delete of the type removes

@@ -1,5 +1,5 @@
-import HTTPServer
 import Registry
+import Striping
 import Synchronization
 
 /// Rendered bodies of published versions and their forms. Both never change until the
@@ -71,8 +71,6 @@ public final class ResponseCache: Sendable {
         let count = min(16, max(1, capacityBytes / Self.minimumShardBytes))
         shards = (0..<count).map { _ in ByteBoundedCache(capacityBytes: capacityBytes / count) }
     }
-
-    public var isEnabled: Bool { shards[0].capacityBytes > 0 }
 
     public var epoch: Int { invalidations.load(ordering: .acquiring) }
 

@@ -1,7 +1,7 @@
 import HTTPServer
 import Registry
 
-/// The form of a published version and the dry run of a publish (forms.md).
+/// The form of a published version and the dry run of a publish.
 enum FormHandlers {
     /// From memory when the application and the form are cached (an event loop answers).
     static func form(_ call: Call) throws(RegistryError) -> Step {

@@ -1,7 +1,7 @@
 import HTTPServer
 import Registry
 
-/// Checks of Live Activity push data against published schemas (issue 8): `:check` for the
+/// Checks of Live Activity push data against published schemas: `:check` for the
 /// values a journey would send, `:preview` for the exact APNs request a notification implies.
 enum PushHandlers {
     // The push endpoints are documented with the proto spelling, so their messages use it too.

@@ -1,7 +1,7 @@
 import HTTPServer
 import Registry
 
-/// The four endpoints of the schema API (spec "Endpoints"), each written in the spec's check
+/// The four endpoints of the schema API (list, create, get, delete), each checking in one
 /// order: malformed request → application (404, 403) → schema rules → conflict.
 enum SchemaHandlers {
     static let maxPageSize = 1000

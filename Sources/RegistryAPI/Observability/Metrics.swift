@@ -1,4 +1,4 @@
-import HTTPServer
+import Striping
 
 /// The service's Prometheus metrics. Counters and the latency histogram live here; values
 /// owned elsewhere (pool sizes, cache bytes) are read at scrape time through `Gauge`s so

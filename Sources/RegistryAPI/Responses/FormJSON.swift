@@ -1,6 +1,6 @@
 import Registry
 
-/// The body of a form response: `{"form": {…}}` (forms.md), written by `FormWriter`.
+/// The body of a form response: `{"form": {…}}`, written by `FormWriter`.
 enum FormJSON {
     /// The body bytes, one JSON text and a newline. `annotations` follow `form` in the same
     /// object (the dry run's compatibility and warnings).

@@ -3,7 +3,7 @@ import Registry
 
 /// Everything a handler needs for one request: the request, its decoded query, the caller's
 /// account (for routes that need a token), and the store. Accessors throw 400s naming the
-/// field, so handlers read as the spec's check order.
+/// field, so handlers read in the order their checks run.
 struct Call: Sendable {
     let request: HTTPRequest
     let rawParameters: [String: String]

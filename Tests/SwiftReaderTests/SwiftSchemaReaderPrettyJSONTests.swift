@@ -1,4 +1,5 @@
 import Registry
+import SwiftReader
 import Testing
 
 /// `JSONPrettyWriter`, which prints generated schemas for people to review.

@@ -1,5 +1,6 @@
 import Foundation
 import Registry
+import SwiftReader
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Registry
+import SwiftReader
 import Testing
 
 /// Every construct the reader cannot follow is an error naming the line (and what is wrong),

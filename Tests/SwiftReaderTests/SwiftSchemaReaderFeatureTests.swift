@@ -1,4 +1,5 @@
 import Registry
+import SwiftReader
 import Testing
 
 /// One test per Swift construct the reader maps. Most wrap a `ContentState` body in a minimal

@@ -1,3 +1,5 @@
+import Registry
+
 /// Turns the Swift declaration of a Live Activity (a struct conforming to `ActivityAttributes`)
 /// into the `jsonSchema` the registry publishes, so a team can generate the schema from the app's
 /// own source instead of writing it by hand and watching it drift.

@@ -1,3 +1,5 @@
+import Registry
+
 /// A Swift type resolved to the shape `JSONEncoder` gives it: what the schema emitter works from
 /// once names, type aliases and generic parameters are gone.
 indirect enum SwiftCodedType: Sendable {

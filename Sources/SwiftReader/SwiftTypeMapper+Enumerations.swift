@@ -1,3 +1,5 @@
+import Registry
+
 /// Enums: synthesized `Codable` writes a raw-value enum as its bare raw value, so the schema is
 /// a `string` or `integer` with the raw values as `enum`. Other enums encode as keyed objects
 /// whose shape depends on associated values; those are rejected.

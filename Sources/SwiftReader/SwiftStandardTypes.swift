@@ -1,3 +1,5 @@
+import Registry
+
 /// What `JSONEncoder`, with its default strategies as ActivityKit uses them, writes for the
 /// standard types a Live Activity may hold.
 enum SwiftStandardTypes {

@@ -1,3 +1,5 @@
+import Registry
+
 /// Writes JSON Schema for coded types. Structs are inlined as nested objects, because the form
 /// builder renders inline objects as field groups; a struct that contains itself (through an
 /// array or dictionary) cannot be inlined, so it goes to `$defs` and every use is a `$ref`.
