@@ -8,8 +8,8 @@ import TestSupport
     let test = try TestServer(configuration: HTTPServerConfiguration(workers: 8), delay: .milliseconds(50))
     let started = Date()
     let statuses = onThreads(50) { index in
-        (try? RawHTTPClient.send(port: test.port, target: "/slow/\(index)", timeoutSeconds: 10).status) ?? -1
-    }
+        try RawHTTPClient.send(port: test.port, target: "/slow/\(index)", timeoutSeconds: 10).status
+    }.map { (try? $0.get()) ?? -1 }
     let elapsed = Date().timeIntervalSince(started)
     #expect(statuses.allSatisfy { $0 == 200 })
     #expect(test.handled.count == 50)
@@ -20,7 +20,7 @@ import TestSupport
 @Test func portZeroBindsAnEphemeralPortSharedByAllWorkers() throws {
     let test = try TestServer(configuration: HTTPServerConfiguration(workers: 4))
     #expect(test.port > 0)
-    let statuses = onThreads(16) { _ in (try? RawHTTPClient.send(port: test.port, target: "/").status) ?? -1 }
+    let statuses = onThreads(16) { _ in try RawHTTPClient.send(port: test.port, target: "/").status }.map { (try? $0.get()) ?? -1 }
     #expect(statuses.allSatisfy { $0 == 200 })
 }
 

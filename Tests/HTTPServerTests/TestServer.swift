@@ -67,29 +67,3 @@ extension Duration {
     }
 }
 
-/// Runs `body` on `count` real threads at once (the cooperative pool would serialize
-/// blocking socket calls) and returns the results in index order.
-func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let results = Mutex<[Int: T]>([:])
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        Thread.detachNewThread {
-            let value = body(index)
-            results.withLock { $0[index] = value }
-            group.leave()
-        }
-    }
-    group.wait()
-    return results.withLock { r in (0..<count).map { r[$0]! } }
-}
-
-/// Polls until `condition` holds or the timeout passes; returns whether it held.
-func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeoutSeconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(2_000)
-    }
-    return condition()
-}

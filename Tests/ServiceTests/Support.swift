@@ -52,15 +52,6 @@ func serveEnvironment(_ databaseURL: String, _ extra: [String: String] = [:]) ->
 }
 
 
-/// Polls until `condition` holds or the time runs out; returns whether it held.
-func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeoutSeconds)
-    while true {
-        if condition() { return true }
-        if Date() >= deadline { return false }
-        usleep(10_000)
-    }
-}
 
 
 func seconds(_ duration: Duration) -> Double {

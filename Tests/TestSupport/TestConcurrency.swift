@@ -65,3 +65,13 @@ public final class Background<T: Sendable>: Sendable {
         return try outcome.withLock { $0! }.get()
     }
 }
+
+/// Polls until `condition` holds or the time runs out; returns whether it held.
+public func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while true {
+        if condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(2_000)
+    }
+}

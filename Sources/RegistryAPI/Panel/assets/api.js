@@ -116,4 +116,20 @@ export const api = {
   remove(application, attributesType, version) {
     return request('DELETE', versionPath(attributesType, version), { query: { application } });
   },
+  /** Every live version of one type, newest first. */
+  async typeVersions(application, attributesType) {
+    return (await request('GET', '/api/live_activity_schemas', { query: { application, attributesType } })).schemas ?? [];
+  },
+  /** One page of the type index: {types: [{attributes_type, live_versions, newest_version, …}], next_page_token?}. */
+  types(application, { prefix = '', pageSize, pageToken } = {}) {
+    return request('GET', '/api/live_activity_types', { query: { application, prefix: prefix || undefined, pageSize, pageToken } });
+  },
+  /** The calling token: {id, scope: read|publish|admin, applications: [codes] or null, …}. */
+  async token() {
+    return (await request('GET', '/api/token')).token;
+  },
+  /** One page of audit events, newest first: {audit_events, next_page_token?}. Needs scope admin. */
+  auditEvents(application, { attributesType, pageSize, pageToken } = {}) {
+    return request('GET', '/api/audit_events', { query: { application, attributesType, pageSize, pageToken } });
+  },
 };

@@ -8,6 +8,14 @@ function ask(dialog) {
     dialog.returnValue = '';
     dialog.addEventListener('close', () => resolve(dialog.returnValue), { once: true });
     dialog.showModal();
+    // showModal() focuses the autofocus Cancel button at the bottom, which scrolls a dialog
+    // taller than the screen past its title: such a dialog opens at its top, title focused.
+    if (dialog.scrollHeight > dialog.clientHeight) {
+      const title = $('h2', dialog);
+      title.tabIndex = -1;
+      title.focus({ preventScroll: true });
+    }
+    dialog.scrollTop = 0;
   });
 }
 

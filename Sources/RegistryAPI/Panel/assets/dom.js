@@ -86,3 +86,13 @@ export function errorBox(error, context) {
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
+
+/**
+ * A name as text with <wbr> break opportunities where a reader expects them: between a lower-
+ * case letter or digit and a capital ("Flight|Attributes") and after `.`, `_`, `-` and `:`.
+ * Long names then wrap at those points; `overflow-wrap: anywhere` still breaks what remains.
+ */
+export function wrappable(text) {
+  const parts = String(text).split(/(?<=[\p{Ll}\p{Nd}])(?=\p{Lu})|(?<=[._:-])(?=.)/u);
+  return parts.flatMap((part, index) => (index === 0 ? [part] : [h('wbr'), part]));
+}

@@ -1,0 +1,77 @@
+// Addresses: every view of the panel is a hash URL, so reload, Back, Forward and shared links
+// land on the same place.
+//
+//   #/app/CODE                                 the application's types
+//   #/app/CODE/publish                         publish a first schema
+//   #/app/CODE/type/NAME                       a type: its versions and the newest one
+//   #/app/CODE/type/NAME/publish               publish a new version of NAME
+//   #/app/CODE/type/NAME/audit                 the type's audit trail
+//   #/app/CODE/type/NAME/version/N[/TAB]       one version, optionally on a tab (form, json, …)
+//
+// Codes and names are percent-encoded as one segment each (`/`, `%`, `#`, `?` and dots
+// included), so every name, `.` and `..` too, round-trips exactly.
+
+const encode = (text) => encodeURIComponent(String(text)).replace(/[!'()*.~]/g,
+  (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+function decode(segment) {
+  try { return decodeURIComponent(segment); } catch { return null; }
+}
+
+/** `{app, type, version, tab, view}` of a hash; `view` is app, publish, type, audit or version. */
+export function parseHash(hash) {
+  const parts = hash.replace(/^#\/?/, '').split('/').map(decode);
+  const route = { app: null, type: null, version: null, tab: null, view: 'app' };
+  if (parts.includes(null) || parts[0] !== 'app' || !parts[1]) return route;
+  route.app = parts[1];
+  if (parts[2] === 'publish' && parts.length === 3) return { ...route, view: 'publish' };
+  if (parts[2] !== 'type' || !parts[3]) return route;
+  route.type = parts[3];
+  const rest = parts.slice(4);
+  if (rest.length === 0) return { ...route, view: 'type' };
+  if (rest.length === 1 && (rest[0] === 'audit' || rest[0] === 'publish')) return { ...route, view: rest[0] };
+  const version = Number(rest[1]);
+  if (rest[0] === 'version' && /^[1-9]\d{0,9}$/.test(rest[1] ?? '') && rest.length <= 3) {
+    return { ...route, view: 'version', version, tab: rest[2] || null };
+  }
+  return { ...route, view: 'type' };
+}
+
+/** The hash of a route (the inverse of parseHash). */
+export function hashOf({ app, type = null, version = null, tab = null, view = null }) {
+  let hash = `#/app/${encode(app)}`;
+  if (type === null) return view === 'publish' ? `${hash}/publish` : hash;
+  hash += `/type/${encode(type)}`;
+  if (view === 'audit' || view === 'publish') return `${hash}/${view}`;
+  if (version === null) return hash;
+  return `${hash}/version/${version}${tab ? `/${encode(tab)}` : ''}`;
+}
+
+export const currentRoute = () => parseHash(window.location.hash);
+
+let listener = () => {};
+
+/** Calls `render(route)` whenever the address changes (links, Back, Forward, typing it). */
+export function onRouteChange(render) {
+  listener = render;
+  window.addEventListener('hashchange', () => listener(currentRoute()));
+}
+
+/**
+ * Goes to `route`: a new history entry, or with `replace` the current one is rewritten (for
+ * places that no longer exist, like a deleted version). Renders even when the address stays.
+ */
+export function navigate(route, { replace = false } = {}) {
+  const hash = hashOf(route);
+  if (hash === window.location.hash) listener(currentRoute());
+  else if (replace) {
+    window.history.replaceState(null, '', hash);
+    listener(currentRoute());
+  } else window.location.hash = hash;
+}
+
+/** Rewrites the address without rendering, for a change the page already shows (a tab). */
+export function describe(route) {
+  const hash = hashOf(route);
+  if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
+}

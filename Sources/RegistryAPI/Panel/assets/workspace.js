@@ -1,0 +1,283 @@
+// The workspace: renders the place the address names (router.js) — the sidebar's application,
+// a type's versions, one version, the publish editor or the audit trail — and the changes
+// made from there (publish, delete).
+
+import { $, h, show, focusHeading, timeElement, plural, wrappable } from './dom.js';
+import { api, session } from './api.js';
+import { renderVersionView } from './version-view.js';
+import { renderPublishView, compatibilityReport } from './publish-view.js';
+import { renderAuditView } from './audit-view.js';
+import { confirmDelete } from './dialogs.js';
+import { prettyJSON } from './json-text.js';
+import { describe, hashOf, navigate } from './router.js';
+import { createSidebar } from './sidebar.js';
+import { loadInto } from './loading.js';
+import { clearMessages, complain, notify } from './messages.js';
+
+const state = {
+  applications: [],
+  route: null, // the place shown
+  back: null, // the last place that was not the publish editor, where Cancel returns
+  versions: null, // {app, type, list}: the shown type's live versions, newest first
+  shownVersion: null,
+};
+
+const CONTENT_VIEWS = ['status-view', 'version-view', 'publish-view', 'audit-view', 'welcome-view'];
+
+let sidebar = null;
+let renderCount = 0;
+let keepMessages = false; // set before a navigation that must keep the message just shown
+let showError = null; // both set once by setUpWorkspace
+let guarded = null;
+
+const scope = () => document.body.dataset.scope ?? null;
+
+/** Navigates and keeps the message shown (a navigation by the user clears messages). */
+function goWithMessage(route, options) {
+  keepMessages = true;
+  navigate(route, options);
+}
+
+function showContent(id) {
+  for (const view of CONTENT_VIEWS) show($(`#${view}`), view === id);
+}
+
+/** An explanation in the content pane (a missing type or version, a missing scope). */
+function explain(title, ...parts) {
+  $('#status-view').replaceChildren(h('h2', { id: 'status-title' }, title), h('p', {}, ...parts));
+  showContent('status-view');
+  return $('#status-view');
+}
+
+const typeLink = (app, type, text) => h('a', { href: hashOf({ app, type }) }, text);
+const appLink = (app, text) => h('a', { href: hashOf({ app }) }, text);
+
+/** Renders `route`; does nothing while signed out (no applications). */
+export async function render(route) {
+  if (!state.applications.length) return;
+  const mine = ++renderCount;
+  const isCurrent = () => mine === renderCount;
+  if (keepMessages) keepMessages = false;
+  else clearMessages();
+  if (!state.applications.some((app) => app.code === route.app)) {
+    const fallback = state.applications.find((app) => app.code === session.application) ?? state.applications[0];
+    if (route.app) {
+      keepMessages = true;
+      complain(`This token has no application “${route.app}”; showing ${fallback.code}.`);
+    }
+    navigate({ app: fallback.code }, { replace: true });
+    return;
+  }
+  state.route = route;
+  if (route.view !== 'publish') state.back = route;
+  const app = route.app;
+  if (sidebar.application !== app) {
+    session.application = app;
+    $('#application-select').value = app;
+    state.versions = null;
+    sidebar.open(app);
+  }
+  sidebar.mark(route.type);
+  if (route.type === null) {
+    state.versions = null; // coming back to a type loads it afresh
+    show($('#versions-view'), false);
+    if (route.view === 'publish') openPublish(route, []);
+    else {
+      showContent('welcome-view');
+      focusHeading($('#types-pane'));
+    }
+    return;
+  }
+  const versions = await loadVersions(route, isCurrent);
+  if (!isCurrent()) return;
+  if (!versions.length && route.view !== 'publish') {
+    show($('#versions-view'), false);
+    focusHeading(explain(`${route.type} has no versions`, 'It was deleted or never published in ', app, '. ',
+      appLink(app, `Show the types of ${app}`), '.'));
+    return;
+  }
+  if (versions.length) renderVersions(route, versions);
+  else show($('#versions-view'), false);
+  if (route.view === 'publish') openPublish(route, versions);
+  else if (route.view === 'audit') openAudit(route, isCurrent);
+  else openVersion(route, versions);
+}
+
+/** The type's versions (kept while the same type is shown); settles only for the current place. */
+function loadVersions(route, isCurrent) {
+  const cached = state.versions;
+  if (cached && cached.app === route.app && cached.type === route.type) return Promise.resolve(cached.list);
+  show($('#versions-view'), false);
+  showContent('status-view');
+  return new Promise((resolve) => {
+    loadInto($('#status-view'), {
+      label: 'Loading the versions…',
+      context: `Could not load ${route.type}`,
+      fetch: () => api.typeVersions(route.app, route.type),
+      isCurrent,
+      onUnauthenticated: showError,
+      render: (list) => {
+        state.versions = { app: route.app, type: route.type, list };
+        resolve(list);
+      },
+    });
+  });
+}
+
+function renderVersions(route, versions) {
+  const { app, type } = route;
+  const current = route.view === 'type' ? versions[0].version : route.version;
+  $('#versions-title').replaceChildren(...wrappable(type), ` — ${plural(versions.length, 'version')}`);
+  $('#versions-list').replaceChildren(...versions.map((schema, index) =>
+    h('li', {},
+      h('a', {
+        class: 'version-button', href: hashOf({ app, type, version: schema.version }), dataset: { version: String(schema.version) },
+        'aria-current': (route.view === 'type' || route.view === 'version') && schema.version === current ? 'page' : false,
+      },
+      h('span', { class: 'version-number' }, `Version ${schema.version}`),
+      index === 0 ? h('span', { class: 'badge' }, 'newest') : null,
+      h('span', { class: 'muted' }, 'created ', timeElement(schema.created))))));
+  const audit = $('#audit-link');
+  audit.href = hashOf({ app, type, view: 'audit' });
+  if (route.view === 'audit') audit.setAttribute('aria-current', 'page');
+  else audit.removeAttribute('aria-current');
+  show($('#versions-view'), true);
+}
+
+function openVersion(route, versions) {
+  const { app, type } = route;
+  const schema = route.version === null ? versions[0] : versions.find((candidate) => candidate.version === route.version);
+  if (!schema) {
+    focusHeading(explain(`${type} has no version ${route.version}`, 'It was deleted or never published. ',
+      typeLink(app, type, `Show the newest version of ${type}`), '.'));
+    return;
+  }
+  state.shownVersion = schema.version;
+  renderVersionView($('#version-view'), { application: app, schema, onDelete: guarded('Not deleted', deleteVersion) });
+  showContent('version-view');
+  if (route.tab) $(`#version-view [role="tab"][data-tab="${CSS.escape(route.tab)}"]`)?.click();
+  focusHeading(route.view === 'type' ? $('#versions-view') : $('#version-view'));
+}
+
+/** Keeps the address on the version's open tab, so a reload or a shared link opens it too. */
+function onVersionTab(event) {
+  const route = state.route;
+  const tablist = $('#version-view [role="tablist"]');
+  if (!route || !tablist || !tablist.contains(event.target) || !['type', 'version'].includes(route.view)) return;
+  const tab = $('[role="tab"][aria-selected="true"]', tablist)?.dataset.tab;
+  if (!tab) return;
+  state.route = { ...route, view: 'version', version: state.shownVersion, tab };
+  describe(state.route);
+}
+
+function openAudit(route, isCurrent) {
+  if (scope() !== 'admin') {
+    focusHeading(explain('The audit trail needs an admin token',
+      `This token has scope ${scope() ?? 'unknown'}. `, typeLink(route.app, route.type, `Show ${route.type}`), '.'));
+    return;
+  }
+  renderAuditView($('#audit-view'), { application: route.app, type: route.type, isCurrent, onUnauthenticated: showError });
+  showContent('audit-view');
+  focusHeading($('#audit-view'));
+}
+
+// --- delete and publish -------------------------------------------------------------------
+
+async function deleteVersion(schema) {
+  const { attributes_type: type, version } = schema;
+  if (!(await confirmDelete(type, version))) {
+    $('#delete-version')?.focus();
+    return;
+  }
+  const app = state.route.app;
+  await api.remove(app, type, version);
+  state.versions = null;
+  sidebar.reload();
+  const left = await api.typeVersions(app, type);
+  state.versions = { app, type, list: left };
+  clearMessages();
+  if (left.length) {
+    notify(`Deleted ${type} version ${version} permanently.`);
+    goWithMessage({ app, type }, { replace: true });
+  } else {
+    notify(`Deleted ${type} version ${version} permanently. ${type} has no versions left, so it is no longer listed.`);
+    goWithMessage({ app }, { replace: true });
+  }
+}
+
+function openPublish(route, versions) {
+  const { app, type } = route;
+  const back = state.back ?? { app };
+  if (scope() === 'read') {
+    focusHeading(explain('Publishing needs a publish or admin token',
+      'This token has scope read: it can browse and check schemas, not publish them. ',
+      back.type ? typeLink(app, back.type, `Back to ${back.type}`) : appLink(app, 'Back to the types'), '.'));
+    return;
+  }
+  show($('#versions-view'), false);
+  renderPublishView($('#publish-view'), {
+    application: app,
+    types: sidebar.names(),
+    attributesType: type ?? '',
+    schemaText: versions.length ? prettyJSON(versions[0].json_schema) : undefined,
+    onCancel: () => navigate(back),
+    onPublished: guarded('Published, but the list could not be reloaded', onPublished),
+    onUnauthenticated: (error) => showError(error),
+  });
+  showContent('publish-view');
+  $('#publish-type').focus();
+}
+
+async function onPublished(result) {
+  const { attributes_type: type, version } = result.schema;
+  const app = state.route.app;
+  state.versions = null;
+  sidebar.reload();
+  clearMessages();
+  const compatibility = result.compatibility;
+  const findings = compatibility?.compatible === false
+    ? (compatibility.groups?.filter((group) => group.new) ?? compatibility.problems ?? []) : [];
+  notify(`Published ${type} version ${version}.`, findings.length
+    ? h('details', { class: 'findings' },
+      h('summary', {}, `It has ${plural(findings.length, 'compatibility finding')} against earlier versions.`),
+      compatibilityReport(result.compatibility, type))
+    : null);
+  goWithMessage({ app, type, version }, { replace: true });
+}
+
+/**
+ * Wires the workspace's controls once. `showError(error, context)` reports a failure (and
+ * signs out on a rejected token); `guarded(context, action)` wraps an action with it.
+ */
+export function setUpWorkspace(options) {
+  ({ showError, guarded } = options);
+  sidebar = createSidebar({ onUnauthenticated: showError });
+  $('#application-select').addEventListener('change', (event) => navigate({ app: event.target.value }));
+  $('#new-schema').addEventListener('click', () => navigate({ app: state.route.app, view: 'publish' }));
+  $('#new-version').addEventListener('click', () => navigate({ app: state.route.app, type: state.route.type, view: 'publish' }));
+  $('#version-view').addEventListener('click', onVersionTab);
+  $('#version-view').addEventListener('keyup', onVersionTab);
+}
+
+/** The applications the token may reach, in the picker; the next render shows one of them. */
+export function openWorkspace(applications) {
+  state.applications = applications;
+  const select = $('#application-select');
+  select.replaceChildren(...applications.map((app) =>
+    h('option', { value: app.code }, app.name ? `${app.name} (${app.code})` : app.code)));
+  select.disabled = applications.length === 0;
+  show($('#types-pane'), applications.length > 0);
+  if (!applications.length) {
+    showContent(null);
+    show($('#versions-view'), false);
+  }
+}
+
+/** Forgets everything shown (signing out). */
+export function closeWorkspace() {
+  state.applications = [];
+  state.versions = null;
+  state.route = null;
+  renderCount += 1;
+  sidebar.reset();
+}
