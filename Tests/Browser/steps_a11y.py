@@ -18,6 +18,7 @@ from typing import Callable
 
 from harness import *  # noqa: F403
 from a11y_checks import FOCUS_PROBE, axe_violations, focus_ring_problem, focus_ring_problems, set_scheme
+from steps_shell import search
 
 TOKEN_KEY = "schema-registry.token"
 WIDTHS = [(1280, 900, False), (390, 844, True)]  # (width, height, mobile)
@@ -99,15 +100,29 @@ def open_delete_dialog(p):
     p.dialog_open("#delete-dialog")
 
 
+def open_type_search(p):
+    """The sidebar's list narrowed by its search box to the fixture type."""
+    open_workspace(p)
+    search(p, A11Y_TYPE)
+
+
+def open_audit_trail(p):
+    open_workspace(p)
+    p.click("#audit-link")
+    p.visible("#audit-list .audit-event", "the audit events")
+
+
 VIEWS = [
     View("sign-in", open_sign_in),
     View("sign-in-error", open_sign_in_error),
+    View("type-search", open_type_search),
     View("version-form", open_version_form),
     View("version-json", open_version_tab("json", ".json-view")),
     View("version-text", open_version_tab("text", ".raw-view")),
     View("publish-editor", open_publish_editor),
     View("publish-dialog", open_publish_dialog, full_page=False),
     View("delete-dialog", open_delete_dialog, full_page=False),
+    View("audit-trail", open_audit_trail),
 ]
 
 
