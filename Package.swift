@@ -24,13 +24,18 @@ let package = Package(
         .target(name: "Striping"),
         .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwiftReader", dependencies: ["Registry"]),
-        .target(name: "RegistryPostgres", dependencies: ["Registry", "CLibPQ"]),
+        .target(
+            name: "RegistryPostgres",
+            dependencies: ["Registry", "CLibPQ"],
+            exclude: ["SQL"],
+            plugins: ["EmbeddedFilesPlugin"]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping"]),
         .target(
             name: "RegistryAPI",
             dependencies: ["Registry", "HTTPServer", "Striping"],
             exclude: ["Panel/assets"],
-            plugins: ["PanelAssetsPlugin"]
+            plugins: ["EmbeddedFilesPlugin"]
         ),
         .executableTarget(
             name: "schema-registry",
@@ -44,12 +49,12 @@ let package = Package(
             dependencies: ["build-info-tool"],
             path: "Sources/BuildInfoPlugin"
         ),
-        .executableTarget(name: "panel-assets-tool", path: "Sources/PanelAssetsTool"),
+        .executableTarget(name: "embedded-files-tool", path: "Sources/EmbeddedFilesTool"),
         .plugin(
-            name: "PanelAssetsPlugin",
+            name: "EmbeddedFilesPlugin",
             capability: .buildTool(),
-            dependencies: ["panel-assets-tool"],
-            path: "Sources/PanelAssetsPlugin"
+            dependencies: ["embedded-files-tool"],
+            path: "Sources/EmbeddedFilesPlugin"
         ),
         .target(
             name: "TestSupport",

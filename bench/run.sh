@@ -186,7 +186,40 @@ for _ in $(seq 1 50); do curl -fsS -o /dev/null "http://127.0.0.1:$nginx_port/ve
 curl -fsS -o /dev/null "http://127.0.0.1:$nginx_port/version.json"
 
 # --- measuring -------------------------------------------------------------------------------------
-cp "$bench_dir"/pgbench/*.sql "$work/pglog/"
+# The baselines run the service's own statements (Sources/RegistryPostgres/SQL/NAME.sql), each
+# after the variables of its bench/pgbench/SCRIPT.pgbench. pgbench has no string variables, so the
+# type name is rebuilt in SQL from a random index (Domain = index % 20, bench/gen_schemas.py), and
+# the timestamp format is a -D variable (pgbench would read :MI and :SS inside the literal as
+# variables); neither changes the plan. Comment lines are left out for the same reason.
+type_expr="((ARRAY['FoodDelivery', 'Flight', 'SportsScore', 'RideHailing', 'Workout', 'ParcelTracking', 'EVCharging',
+    'LiveAuction', 'TrainJourney', 'CookingTimer', 'Parking', 'EventEntry', 'BankTransfer', 'QueueTicket', 'FootballMatch',
+    'RaceWeekend', 'ElectionNight', 'WeatherAlert', 'PharmacyOrder', 'EsportsMatch'])[:d::integer]
+    || lpad(:t::text, 4, '0') || 'Attributes')"
+pgbench_script() { # NAME SCRIPT VALUE…: writes $work/pglog/SCRIPT.sql, where $n is the n-th VALUE
+    local name=$1 script=$2 n=0
+    shift 2
+    local -a values=()
+    for value in "$@"; do n=$((n + 1)); values+=("P$n=$value"); done
+    {
+        cat "$bench_dir/pgbench/$script.pgbench"
+        grep -v '^[[:space:]]*--' "$repo/Sources/RegistryPostgres/SQL/$name.sql" |
+            sed "s/'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'/:utc_format::text/g" |
+            env "${values[@]}" perl -pe 's/\$(\d+)/exists $ENV{"P$1"} ? $ENV{"P$1"} : "\$$1"/ge'
+        echo ';'
+    } >"$work/pglog/$script.sql"
+    if grep -q '\$[0-9]' "$work/pglog/$script.sql"; then
+        echo "bench: $name.sql has a parameter bench/run.sh gives no value for" >&2
+        exit 1
+    fi
+}
+token_id="$(stack_psql -tA -c "SELECT id FROM api_tokens WHERE account_id = $account ORDER BY id LIMIT 1")"
+created_by="$(stack_psql -tA -c "SELECT CASE WHEN name = '' THEN 'token ' || id ELSE name END FROM api_tokens WHERE id = $token_id")"
+# The content identity the service computes for the text (the database's function agrees with it).
+content_hash="$(printf '%s\n' "SELECT encode(registry_text_sha256(registry_canonical_json(:'schema')), 'hex');" |
+    stack_psql -tA -v schema="$(cat "$work/data/publish_schema.json")")"
+pgbench_script store_get_version get_version :app "$type_expr" :v
+pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :schema :token_id :created_by :force :compare_limit \
+    :content_hash
 chown -R postgres: "$work/pglog" 2>/dev/null || true
 schema_text="$(cat "$work/data/publish_schema.json")"
 ntypes="$(wc -l <"$work/data/types.txt")"
@@ -253,7 +286,8 @@ pgbench_run() { # LABEL RUN SCRIPT -D…
         "${as_pg[@]}" env PGOPTIONS="$service_session_options" "$pg_bindir/pgbench" -h "$STACK_PG_SOCKET_DIR" -p "$STACK_PG_PORT" -U postgres -n \
         -c "$connections" -j "$threads" -M prepared -T "$duration" -f "$work/pglog/$script" \
         -l --log-prefix="$work/pglog/pgbench_log" --sampling-rate=0.1 -D 'utc_format=YYYY-MM-DD"T"HH24:MI:SS"Z"' \
-        "$@" schema_registry
+        -D "token_id=$token_id" -D "created_by=$created_by" -D "content_hash=\\x$content_hash" \
+        -D force=false -D compare_limit=100 "$@" schema_registry
     statements_report "$label.$run"
 }
 # A fresh application per publish run, so every run starts from the same state and the seeded
@@ -311,7 +345,7 @@ echo >&2
     --info "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources 2>/dev/null || echo ' (+ local changes)')" \
     --info "machine=$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); wrk -t$threads -c$connections, ${runs} run(s) × ${duration} s; load average at start $load_at_start" \
     --info "postgres=$("$pg_bindir/postgres" --version | awk '{print $3}'): $pg_settings" \
-    --info "registry=release build, ${registry_env[*]} (defaults otherwise: event loop per core, 16 handler threads, pool 16, 64 MiB cache); uncached: + REGISTRY_CACHE_BYTES=0" \
+    --info "registry=release build, ${registry_env[*]} (defaults otherwise: event loop per core, 16 handler threads, pool 16, 16 MiB cache); uncached: + REGISTRY_CACHE_BYTES=0" \
     --data-summary "$work/data-summary.json"
 say "done; table in bench/results/latest.txt"
 }

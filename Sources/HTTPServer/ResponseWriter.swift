@@ -1,8 +1,8 @@
 import CMicroHTTPD
 
-/// Turns an `HTTPResponse` into an MHD response on the connection. MHD copies the body and
-/// header strings, so nothing Swift owns has to outlive this call; a streamed remainder is
-/// owned by the MHD response and released with it.
+/// Turns an `HTTPResponse` into an MHD response on the connection. MHD copies the header
+/// strings; the body is sent from its own storage, which the MHD response keeps alive
+/// (`SharedBody`), as it does a streamed remainder, and releases with it.
 enum ResponseWriter {
     /// - Parameter handlerThreads: where a streamed body's later pieces are produced; a
     ///   response with `rest` cannot be sent without them.
@@ -29,9 +29,7 @@ enum ResponseWriter {
             created = MHD_create_response_from_callback(UInt64.max, 64 * 1024, StreamedBody.reader, owned, StreamedBody.release)
             if created == nil { StreamedBody.release(owned) }
         } else {
-            created = response.body.withUnsafeBytes { bytes in
-                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-            }
+            created = SharedBody.response(response.body)
         }
         guard let mhdResponse = created else { return .NO }  // out of memory: drop the connection
         defer { MHD_destroy_response(mhdResponse) }

@@ -106,38 +106,13 @@ extension AdminStore {
 
     // MARK: - SQL
 
-    static let applicationOfAccount = PGStatement(
-        "admin_application_of_account", "SELECT id FROM applications WHERE code = $1::text AND account_id = $2::bigint")
+    static let applicationOfAccount = PGStatement(file: "admin_application_of_account")
 
-    static let insertToken = PGStatement(
-        "admin_insert_token",
-        """
-        INSERT INTO api_tokens (account_id, token_hash, scope, name, application_ids, expires_at)
-        VALUES ($1::bigint, $2::bytea, $3::text, $4::text, string_to_array($5::text, ',')::bigint[],
-                now() + make_interval(secs => $6::bigint))
-        RETURNING id, \(SQLText.utc("expires_at"))
-        """)
+    static let insertToken = PGStatement(file: "admin_insert_token")
 
-    static let revoke = PGStatement(
-        "admin_revoke_token",
-        "UPDATE api_tokens SET revoked_at = now() WHERE id = $1::bigint AND revoked_at IS NULL RETURNING account_id, name")
+    static let revoke = PGStatement(file: "admin_revoke_token")
 
-    static let updateExpiry = PGStatement(
-        "admin_update_token_expiry",
-        """
-        UPDATE api_tokens SET expires_at = now() + make_interval(secs => $2::bigint)
-        WHERE id = $1::bigint AND revoked_at IS NULL
-        RETURNING account_id, \(SQLText.utc("expires_at"))
-        """)
+    static let updateExpiry = PGStatement(file: "admin_update_token_expiry")
 
-    static let selectTokens = PGStatement(
-        "admin_select_tokens",
-        """
-        SELECT t.id, t.account_id, \(SQLText.utc("t.created")), \(SQLText.utc("t.revoked_at")), t.scope, t.name,
-               (SELECT json_agg(a.code ORDER BY a.code)::text FROM applications AS a WHERE a.id = ANY (t.application_ids)),
-               \(SQLText.utc("t.expires_at")), to_char(t.last_used_on, 'YYYY-MM-DD')
-        FROM api_tokens AS t
-        WHERE $1::bigint IS NULL OR t.account_id = $1::bigint
-        ORDER BY t.id
-        """)
+    static let selectTokens = PGStatement(file: "admin_select_tokens")
 }

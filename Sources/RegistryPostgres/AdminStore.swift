@@ -77,20 +77,11 @@ public struct AdminStore: Sendable {
 
     // MARK: - SQL
 
-    static let insertAccount = PGStatement(
-        "admin_insert_account", "INSERT INTO accounts (name) VALUES ($1::text) RETURNING id")
+    static let insertAccount = PGStatement(file: "admin_insert_account")
 
-    static let insertApplication = PGStatement(
-        "admin_insert_application",
-        "INSERT INTO applications (code, name, account_id) VALUES ($1::text, $2::text, $3::bigint) RETURNING code, id")
+    static let insertApplication = PGStatement(file: "admin_insert_application")
 
-    static let selectApplications = PGStatement(
-        "admin_select_applications",
-        """
-        SELECT \(SQLText.applicationColumns) FROM applications
-        WHERE $1::bigint IS NULL OR account_id = $1::bigint
-        ORDER BY code
-        """)
+    static let selectApplications = PGStatement(file: "admin_select_applications")
 }
 
 extension Optional where Wrapped == PGRow {

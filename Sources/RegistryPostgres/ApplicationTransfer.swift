@@ -168,66 +168,21 @@ public struct ApplicationTransfer: Sendable {
 
     // MARK: - SQL
 
-    static let exportVersions = PGStatement(
-        "transfer_export_versions",
-        """
-        SELECT attributes_type, version, json_schema,
-               to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), created_by
-        FROM schema_versions WHERE application_id = $1::bigint
-        ORDER BY attributes_type, version
-        """)
+    static let exportVersions = PGStatement(file: "transfer_export_versions")
 
-    static let exportCounters = PGStatement(
-        "transfer_export_counters",
-        "SELECT attributes_type, last_version FROM schema_version_counters WHERE application_id = $1::bigint ORDER BY attributes_type")
+    static let exportCounters = PGStatement(file: "transfer_export_counters")
 
-    static let exportPolicies = PGStatement(
-        "transfer_export_policies",
-        """
-        SELECT attributes_type, mode, enforce, oldest_supported_version FROM compatibility_policies
-        WHERE application_id = $1::bigint ORDER BY attributes_type
-        """)
+    static let exportPolicies = PGStatement(file: "transfer_export_policies")
 
     /// Creates or raises (never lowers) a type's counter and locks it; a row back means it changed.
-    static let raiseCounter = PGStatement(
-        "transfer_raise_counter",
-        """
-        INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-        VALUES ($1::bigint, $2::text, $3::integer)
-        ON CONFLICT (application_id, attributes_type)
-        DO UPDATE SET last_version = EXCLUDED.last_version WHERE c.last_version < EXCLUDED.last_version
-        RETURNING last_version
-        """)
+    static let raiseCounter = PGStatement(file: "transfer_raise_counter")
 
-    static let existingVersions = PGStatement(
-        "transfer_existing_versions",
-        "SELECT version, json_schema FROM schema_versions WHERE application_id = $1::bigint AND attributes_type = $2::text")
+    static let existingVersions = PGStatement(file: "transfer_existing_versions")
 
-    static let insertLive = PGStatement(
-        "transfer_insert_live",
-        """
-        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, created, created_by)
-        VALUES ($1::bigint, $2::text, $3::integer, $4::text, $5::timestamptz, $6::text)
-        """)
+    static let insertLive = PGStatement(file: "transfer_insert_live")
 
-    static let insertRetired = PGStatement(
-        "transfer_insert_retired",
-        """
-        INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, deleted_at)
-        VALUES ($1::bigint, $2::text, $3::integer, NULL, now())
-        """)
+    static let insertRetired = PGStatement(file: "transfer_insert_retired")
 
     /// A row back means the policy was created or changed; an identical one is left alone.
-    static let upsertPolicy = PGStatement(
-        "transfer_upsert_policy",
-        """
-        INSERT INTO compatibility_policies AS p (application_id, attributes_type, mode, enforce, oldest_supported_version)
-        VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::integer)
-        ON CONFLICT (application_id, attributes_type)
-        DO UPDATE SET mode = EXCLUDED.mode, enforce = EXCLUDED.enforce,
-                      oldest_supported_version = EXCLUDED.oldest_supported_version, updated = now()
-        WHERE (p.mode, p.enforce, p.oldest_supported_version)
-              IS DISTINCT FROM (EXCLUDED.mode, EXCLUDED.enforce, EXCLUDED.oldest_supported_version)
-        RETURNING 1
-        """)
+    static let upsertPolicy = PGStatement(file: "transfer_upsert_policy")
 }

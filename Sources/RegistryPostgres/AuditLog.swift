@@ -30,18 +30,7 @@ public enum AuditLog {
         }
     }
 
-    static let insert = PGStatement(
-        "audit_insert",
-        """
-        INSERT INTO audit_events (account_id, actor, token_id, token_name, action, application_id, attributes_type,
-                                  version, request_id, details)
-        VALUES ($1::bigint, $2::text, $3::bigint, $4::text, $5::text, $6::bigint, $7::text, $8::integer, $9::text, $10::jsonb)
-        """)
+    static let insert = PGStatement(file: "audit_insert")
 
-    static let pruneBatch = PGStatement(
-        "audit_prune_batch",
-        """
-        DELETE FROM audit_events WHERE id IN (
-            SELECT id FROM audit_events WHERE at < now() - make_interval(days => $1::integer) LIMIT $2::bigint)
-        """)
+    static let pruneBatch = PGStatement(file: "audit_prune_batch")
 }

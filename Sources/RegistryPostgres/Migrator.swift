@@ -93,8 +93,8 @@ public struct Migrator: Sendable {
                     }
                 }
                 try run(connection) {
-                    try connection.simpleQuery(Self.createTable)
-                    try connection.simpleQuery(Self.addChecksumColumn)
+                    try connection.simpleQuery(Self.createTable.sql)
+                    try connection.simpleQuery(Self.addChecksumColumn.sql)
                 }
                 let recorded = try run(connection) { try appliedChecksums(connection) }
                 if let edited = try Self.edited(files, recorded: recorded).first { throw MigrationError.edited(edited) }
@@ -207,32 +207,15 @@ public struct Migrator: Sendable {
 
     // MARK: - SQL
 
-    private static let createTable = """
-        CREATE TABLE IF NOT EXISTS schema_migrations (
-            version integer PRIMARY KEY,
-            name text NOT NULL,
-            applied_at timestamptz NOT NULL DEFAULT now()
-        )
-        """
+    private static let createTable = PGStatement(file: "migrator_create_table")
     /// Databases migrated before checksums were recorded get the column here, not in a numbered
     /// migration, because the migrator needs it before it can check any migration.
-    private static let addChecksumColumn = "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text"
-    private static let lock = PGStatement("migrator_lock", "SELECT pg_advisory_lock($1::bigint)")
-    private static let unlock = PGStatement("migrator_unlock", "SELECT pg_advisory_unlock($1::bigint)")
-    private static let appliedVersions = PGStatement("migrator_versions", "SELECT version, checksum FROM schema_migrations")
-    private static let record = PGStatement(
-        "migrator_record",
-        "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1::integer, $2::text, $3::text)")
-    private static let backfillChecksum = PGStatement(
-        "migrator_backfill_checksum",
-        "UPDATE schema_migrations SET checksum = $2::text WHERE version = $1::integer AND checksum IS NULL")
-    private static let tableExists = PGStatement(
-        "migrator_table_exists", "SELECT to_regclass('schema_migrations') IS NOT NULL")
-    private static let appliedList = PGStatement(
-        "migrator_applied",
-        """
-        SELECT version, name, to_char(applied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-            to_jsonb(m) ->> 'checksum'
-        FROM schema_migrations m ORDER BY version
-        """)
+    private static let addChecksumColumn = PGStatement(file: "migrator_add_checksum_column")
+    private static let lock = PGStatement(file: "migrator_lock")
+    private static let unlock = PGStatement(file: "migrator_unlock")
+    private static let appliedVersions = PGStatement(file: "migrator_versions")
+    private static let record = PGStatement(file: "migrator_record")
+    private static let backfillChecksum = PGStatement(file: "migrator_backfill_checksum")
+    private static let tableExists = PGStatement(file: "migrator_table_exists")
+    private static let appliedList = PGStatement(file: "migrator_applied")
 }

@@ -58,7 +58,8 @@ public struct PGStatement: Sendable, Hashable {
     public let name: String
     /// Constant SQL with `$n` placeholders; values always go as parameters.
     public let sql: String
-    /// Usually a `static let` next to the code that runs it.
+    /// For statements that are not the service's (tests); the service's come from its SQL
+    /// files through `init(file:)`.
     public init(_ name: String, _ sql: String) {
         self.name = name
         self.sql = sql

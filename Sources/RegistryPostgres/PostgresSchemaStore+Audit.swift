@@ -21,34 +21,14 @@ extension PostgresSchemaStore {
         }
     }
 
-    private static let auditColumns = """
-        e.id, to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), e.account_id, e.actor, e.token_id,
-        e.token_name, e.action, a.code, e.attributes_type, e.version, e.request_id, e.details::text
-        """
-
-    /// $2 type, $3 action, $4/$5 time range (Unix seconds), $6 cursor id, $7 limit.
-    private static let auditFilters = """
-        AND ($2::text IS NULL OR e.attributes_type = $2::text) AND ($3::text IS NULL OR e.action = $3::text)
-        AND ($4::float8 IS NULL OR e.at >= to_timestamp($4::float8)) AND ($5::float8 IS NULL OR e.at < to_timestamp($5::float8))
-        """
+    // Both read the columns `AuditEvent(row:)` reads; $2 type, $3 action, $4/$5 time range (Unix
+    // seconds), $6 cursor id, $7 limit.
 
     /// Newest first along the index `audit_events_application (application_id, id DESC)`.
-    static let auditOfApplication = PGStatement(
-        "store_audit_of_application",
-        """
-        SELECT \(auditColumns) FROM audit_events AS e LEFT JOIN applications AS a ON a.id = e.application_id
-        WHERE e.application_id = $1::bigint \(auditFilters) AND ($6::bigint IS NULL OR e.id < $6::bigint)
-        ORDER BY e.id DESC LIMIT $7::bigint
-        """)
+    static let auditOfApplication = PGStatement(file: "store_audit_of_application")
 
     /// Oldest first, of one account ($1) or of all (NULL), for the CLI's log-like output.
-    static let auditOldestFirst = PGStatement(
-        "store_audit_oldest_first",
-        """
-        SELECT \(auditColumns) FROM audit_events AS e LEFT JOIN applications AS a ON a.id = e.application_id
-        WHERE ($1::bigint IS NULL OR e.account_id = $1::bigint) \(auditFilters) AND ($6::bigint IS NULL OR e.id > $6::bigint)
-        ORDER BY e.id LIMIT $7::bigint
-        """)
+    static let auditOldestFirst = PGStatement(file: "store_audit_oldest_first")
 }
 
 extension AuditEvent {

@@ -43,18 +43,7 @@ extension PostgresSchemaStore {
 
     /// Events after the cursor in feed order, each with the statement's horizon; rows at or
     /// past the horizon are read only to learn that more is on its way.
-    static let changesAfter = PGStatement(
-        "feed_changes_after",
-        """
-        WITH horizon AS MATERIALIZED (SELECT registry_feed_horizon() AS xid)
-        SELECT events.xid::text, id, kind, attributes_type, version::text, \(SQLText.utc("at")),
-               horizon.xid::text
-        FROM horizon, change_events AS events
-        WHERE application_id = $1::bigint AND (events.xid, id) > ($2::xid8, $3::bigint)
-        ORDER BY events.xid, id
-        LIMIT $4::bigint
-        """)
+    static let changesAfter = PGStatement(file: "feed_changes_after")
 
-    static let changeHorizon = PGStatement(
-        "feed_change_horizon", "SELECT registry_feed_horizon()::text")
+    static let changeHorizon = PGStatement(file: "feed_change_horizon")
 }

@@ -20,92 +20,9 @@ extension PostgresSchemaStore {
     /// At least one text is always compared, at most what fits a 32-bit SQL integer.
     static func clamped(_ limit: Int) -> Int { min(max(limit, 1), Int(Int32.max) - 1) }
 
-    static let readBasis = PGStatement(
-        "compatibility_basis",
-        """
-        WITH RECURSIVE \(effectivePolicy), \(distinctHashes), \(basisSources(below: "$3::bigint", limit: "$4::integer", excluding: "NULL::bytea"))
-        SELECT 'policy', NULL::integer, NULL::text, NULL::bytea, NULL::text, \(policyColumns) FROM policy
-        UNION ALL
-        \(basisRows)
-        """)
-
-    /// The CTE `policy (mode, enforce, floor, source, updated)` of type ($1, $2): the type's own
-    /// row, else the application's (`attributes_type` ''), else the built-in default. With $2 ''
-    /// it is the application's policy.
-    static let effectivePolicy = """
-        policy (mode, enforce, floor, source, updated) AS (
-            SELECT mode, enforce, floor, source, updated FROM (
-                SELECT mode, enforce, oldest_supported_version AS floor,
-                       CASE WHEN attributes_type = '' THEN 'application' ELSE 'type' END AS source,
-                       \(SQLText.utc("updated")) AS updated,
-                       CASE WHEN attributes_type = '' THEN 1 ELSE 0 END AS rank
-                FROM compatibility_policies
-                WHERE application_id = $1::bigint AND attributes_type IN ($2::text, '')
-                UNION ALL
-                SELECT 'backward_transitive', 'warn', 1, 'default', NULL, 2
-            ) AS candidates
-            ORDER BY rank LIMIT 1
-        )
-        """
-
-    static let policyColumns = "policy.mode, policy.enforce, policy.floor, policy.source, policy.updated"
-
-    /// The CTE `distinct_hashes`: every distinct `schema_sha256` among the live versions of
-    /// type ($1, $2), by a loose index scan of `schema_versions_live_content` (migration 0002):
-    /// each step descends the index to the first hash above the previous one. That costs one
-    /// descent per distinct text, where `DISTINCT ON` read every live version (tens of
-    /// milliseconds for a type published tens of thousands of times with one text). The last
-    /// row is NULL. Needs `WITH RECURSIVE`.
-    static let distinctHashes = """
-        distinct_hashes (schema_sha256) AS (
-            (SELECT schema_sha256 FROM schema_versions
-             WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-             ORDER BY schema_sha256 LIMIT 1)
-            UNION ALL
-            SELECT (SELECT next.schema_sha256 FROM schema_versions AS next
-                    WHERE next.application_id = $1::bigint AND next.attributes_type = $2::text
-                      AND next.deleted_at IS NULL AND next.schema_sha256 > previous.schema_sha256
-                    ORDER BY next.schema_sha256 LIMIT 1)
-            FROM distinct_hashes AS previous
-            WHERE previous.schema_sha256 IS NOT NULL
-        )
-        """
-
-    /// The CTEs `newest` (the newest live version below `bound`, unless the mode is `none`) and
-    /// `compared` (under `backward_transitive` only: each distinct hash but `excluded` at its
-    /// oldest live version from the floor up and below `bound`, newest first, one more than
-    /// `limit` so the caller knows when it stopped). Needs `policy` and `distinct_hashes`; only
-    /// versions and hashes are chosen here, the texts the caller needs are read by `withTexts`.
-    static func basisSources(below bound: String, limit: String, excluding excluded: String) -> String {
-        """
-        newest AS (
-            SELECT version, schema_sha256 FROM schema_versions
-            WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-              AND version < \(bound) AND (SELECT mode FROM policy) <> 'none'
-            ORDER BY version DESC LIMIT 1
-        ), compared AS (
-            SELECT oldest.version, hashes.schema_sha256
-            FROM distinct_hashes AS hashes CROSS JOIN LATERAL (
-                SELECT version FROM schema_versions
-                WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-                  AND schema_sha256 = hashes.schema_sha256
-                  AND version >= (SELECT floor FROM policy) AND version < \(bound)
-                ORDER BY version LIMIT 1) AS oldest
-            WHERE (SELECT mode FROM policy) = 'backward_transitive'
-              AND hashes.schema_sha256 IS DISTINCT FROM \(excluded)
-            ORDER BY oldest.version DESC
-            LIMIT \(limit) + 1
-        )
-        """
-    }
-
-    /// After the first row (kind 'policy'), one row 'newest' and the rows 'earlier', in the
-    /// columns kind, version, created, hash, (no text), then the policy's five.
-    static let basisRows = """
-        SELECT 'newest', version, NULL, schema_sha256, NULL, NULL, NULL, NULL, NULL, NULL FROM newest
-        UNION ALL
-        SELECT 'earlier', version, NULL, schema_sha256, NULL, NULL, NULL, NULL, NULL, NULL FROM compared
-        """
+    /// The dry run's read: the policy row, then the basis below $3 (at most $4 earlier texts), in
+    /// the rows `basis` reads; the publish statements end with the same rows.
+    static let readBasis = PGStatement(file: "compatibility_basis")
 
     /// The basis with the texts `comparison` needs, read on `connection` (in the caller's
     /// transaction, or just after the publish committed: a version deleted meanwhile then has
@@ -131,13 +48,7 @@ extension PostgresSchemaStore {
             limitReached: basis.limitReached)
     }
 
-    static let textsOfVersions = PGStatement(
-        "compatibility_texts",
-        """
-        SELECT version, json_schema FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = ANY($3::integer[])
-          AND deleted_at IS NULL
-        """)
+    static let textsOfVersions = PGStatement(file: "compatibility_texts")
 
     /// Reads the rows of a publish or of `readBasis`: the published version (when the first
     /// row has one) and the basis, at most `limit` earlier texts (the newest ones).
@@ -175,7 +86,7 @@ extension PostgresSchemaStore {
             source: source, updated: try row.optionalString(column + 4))
     }
 
-    /// Runs a publish statement on `connection` and reads its result (`publishedAndEarlier`),
+    /// Runs a publish statement on `connection` and reads its result (the rows `basis` reads),
     /// then the texts `comparison` needs. Nil when nothing was inserted because the policy
     /// rejects incompatible versions and `force` was not given; no version otherwise means the
     /// counter is at the ceiling (only next-free can return none).
@@ -195,17 +106,6 @@ extension PostgresSchemaStore {
         let basis = try withTexts(read, comparison, application: application, attributesType: attributesType, on: connection)
         return Publication(schema: schema, basis: basis)
     }
-
-    /// The final SELECT of both publish statements, which insert through a CTE `inserted`
-    /// returning `version, created, schema_sha256`: the policy row (with the new version when
-    /// one was inserted), then the basis. The reads run in the statement's snapshot, which
-    /// never includes the row the statement inserts.
-    static let publishedAndEarlier = """
-        SELECT 'policy', inserted.version, \(SQLText.utc("inserted.created")), NULL::bytea, NULL::text, \(policyColumns)
-        FROM policy LEFT JOIN inserted ON true
-        UNION ALL
-        \(basisRows)
-        """
 
     /// The publish inside the caller's transaction, which commits only after the review. A
     /// publish the review may refuse (`mayBeRefused`, or a policy that rejects: the first
@@ -235,12 +135,5 @@ extension PostgresSchemaStore {
     /// are reviewed one after the other, the second against the first. A transaction-level
     /// advisory lock, because a type's first version has no counter row to lock yet; plain
     /// publishes never take it, so no lock-order cycle can arise.
-    static let serializeReviewedPublishes = PGStatement(
-        "compatibility_serialize_reviews", "SELECT pg_advisory_xact_lock(hashtextextended($2::text, $1::bigint))")
-
-    /// The condition under which a publish statement inserts: `force` (the caller reviews
-    /// before committing) or a policy that never refuses.
-    static func mayInsert(force: String) -> String {
-        "(\(force) OR policy.enforce = 'warn' OR policy.mode = 'none')"
-    }
+    static let serializeReviewedPublishes = PGStatement(file: "compatibility_serialize_reviews")
 }

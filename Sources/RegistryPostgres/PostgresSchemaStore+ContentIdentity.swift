@@ -64,31 +64,11 @@ extension PostgresSchemaStore {
             jsonSchema: try row.string(1), created: try row.string(2))
     }
 
-    static let newestWithContent = PGStatement(
-        "store_newest_with_content",
-        """
-        SELECT version, json_schema, \(SQLText.utc("created")) FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND content_sha256 = $3::bytea
-          AND deleted_at IS NULL
-        ORDER BY version DESC LIMIT 1
-        """)
+    static let newestWithContent = PGStatement(file: "store_newest_with_content")
 
     /// Creates or locks the type's counter row without changing it; true when it was created
     /// (`xmax = 0` marks a row this statement inserted rather than updated).
-    static let lockCounter = PGStatement(
-        "store_lock_counter",
-        """
-        INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-        VALUES ($1::bigint, $2::text, 1)
-        ON CONFLICT (application_id, attributes_type) DO UPDATE SET last_version = c.last_version
-        RETURNING xmax = 0
-        """)
+    static let lockCounter = PGStatement(file: "store_lock_counter")
 
-    static let newestLive = PGStatement(
-        "store_newest_live",
-        """
-        SELECT version, json_schema, \(SQLText.utc("created")), content_sha256 FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-        ORDER BY version DESC LIMIT 1
-        """)
+    static let newestLive = PGStatement(file: "store_newest_live")
 }

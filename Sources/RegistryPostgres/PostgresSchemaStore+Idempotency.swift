@@ -71,32 +71,15 @@ extension PostgresSchemaStore {
 
     private static let keyAge = "interval '\(IdempotencyKey.lifetimeHours) hours'"
 
-    static let readKey = PGStatement(
-        "idempotency_read",
-        """
-        SELECT request_sha256, response_body FROM idempotency_keys
-        WHERE account_id = $1::bigint AND key = $2::text AND created > now() - \(keyAge)
-        """)
+    static let readKey = PGStatement(file: "idempotency_read")
 
-    static let dropExpiredKey = PGStatement(
-        "idempotency_drop_expired",
-        "DELETE FROM idempotency_keys WHERE account_id = $1::bigint AND key = $2::text AND created <= now() - \(keyAge)")
+    static let dropExpiredKey = PGStatement(file: "idempotency_drop_expired")
 
     /// The response is filled in by `recordResponse` before commit; nobody else can see the
     /// row earlier, so the placeholder is never read.
-    static let claimKey = PGStatement(
-        "idempotency_claim",
-        """
-        INSERT INTO idempotency_keys (account_id, key, request_sha256, response_body)
-        VALUES ($1::bigint, $2::text, $3::bytea, '')
-        ON CONFLICT (account_id, key) DO NOTHING
-        RETURNING 1
-        """)
+    static let claimKey = PGStatement(file: "idempotency_claim")
 
-    static let recordResponse = PGStatement(
-        "idempotency_record",
-        "UPDATE idempotency_keys SET response_body = $3::text WHERE account_id = $1::bigint AND key = $2::text")
+    static let recordResponse = PGStatement(file: "idempotency_record")
 
-    static let purgeKeys = PGStatement(
-        "idempotency_purge", "DELETE FROM idempotency_keys WHERE created <= now() - \(keyAge)")
+    static let purgeKeys = PGStatement(file: "idempotency_purge")
 }

@@ -62,22 +62,9 @@ extension PostgresSchemaStore {
             on: connection)
     }
 
-    static let readPolicy = PGStatement(
-        "policy_read", "WITH \(effectivePolicy) SELECT \(policyColumns) FROM policy")
+    static let readPolicy = PGStatement(file: "policy_read")
 
-    static let upsertPolicy = PGStatement(
-        "policy_upsert",
-        """
-        INSERT INTO compatibility_policies AS p (application_id, attributes_type, mode, enforce, oldest_supported_version)
-        VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::integer)
-        ON CONFLICT (application_id, attributes_type) DO UPDATE
-        SET mode = EXCLUDED.mode, enforce = EXCLUDED.enforce,
-            oldest_supported_version = EXCLUDED.oldest_supported_version, updated = now()
-        RETURNING mode, enforce, oldest_supported_version,
-                  CASE WHEN attributes_type = '' THEN 'application' ELSE 'type' END, \(SQLText.utc("updated"))
-        """)
+    static let upsertPolicy = PGStatement(file: "policy_upsert")
 
-    static let deletePolicy = PGStatement(
-        "policy_delete",
-        "DELETE FROM compatibility_policies WHERE application_id = $1::bigint AND attributes_type = $2::text RETURNING 1")
+    static let deletePolicy = PGStatement(file: "policy_delete")
 }

@@ -25,34 +25,5 @@ extension PostgresSchemaStore {
     /// bound. Types whose versions are all deleted have no newest live version and are left
     /// out. The policy is the type's own row, else the application's ('' row), else the
     /// built-in default; each row has every column, so COALESCE picks whole policies.
-    static let typeIndex = PGStatement(
-        "store_type_index",
-        """
-        SELECT c.attributes_type, live.versions, newest.version, \(SQLText.utc("newest.created")),
-               COALESCE(own.mode, app.mode, 'backward_transitive'),
-               COALESCE(own.enforce, app.enforce, 'warn'),
-               COALESCE(own.oldest_supported_version, app.oldest_supported_version, 1)
-        FROM schema_version_counters AS c
-            CROSS JOIN LATERAL (
-                SELECT version, created FROM schema_versions AS v
-                WHERE v.application_id = c.application_id AND v.attributes_type = c.attributes_type
-                  AND v.deleted_at IS NULL
-                ORDER BY v.version DESC LIMIT 1
-            ) AS newest
-            CROSS JOIN LATERAL (
-                SELECT count(*) AS versions FROM schema_versions AS v
-                WHERE v.application_id = c.application_id AND v.attributes_type = c.attributes_type
-                  AND v.deleted_at IS NULL
-            ) AS live
-            LEFT JOIN compatibility_policies AS own
-                ON own.application_id = c.application_id AND own.attributes_type = c.attributes_type
-            LEFT JOIN compatibility_policies AS app
-                ON app.application_id = c.application_id AND app.attributes_type = ''
-        WHERE c.application_id = $1::bigint
-          AND ($2::text IS NULL OR c.attributes_type > $2::text)
-          AND ($3::text IS NULL OR c.attributes_type >= $3::text)
-          AND ($4::text IS NULL OR c.attributes_type < $4::text)
-        ORDER BY c.attributes_type
-        LIMIT $5::bigint
-        """)
+    static let typeIndex = PGStatement(file: "store_type_index")
 }

@@ -118,123 +118,33 @@ public struct PostgresSchemaStore: SchemaStore {
 
     // MARK: - SQL
 
-    static let applicationByCode = PGStatement(
-        "store_application_by_code",
-        "SELECT \(SQLText.applicationColumns) FROM applications WHERE code = $1::text")
-
-    static let applicationsOfAccount = PGStatement(
-        "store_applications_of_account",
-        "SELECT \(SQLText.applicationColumns) FROM applications WHERE account_id = $1::bigint ORDER BY code")
+    static let applicationByCode = PGStatement(file: "store_application_by_code")
+    static let applicationsOfAccount = PGStatement(file: "store_applications_of_account")
 
     /// Next free version in one statement. The upsert creates or locks the type's high-water row
     /// (a row lock exists even for a type's very first version, unlike SELECT … FOR UPDATE) and
     /// returns the number to use; at the ceiling its WHERE fails, no row comes back, nothing is
     /// inserted. Deleted versions keep their numbers because the counter never goes down. The
     /// same statement reads the policy (inserting only when it cannot refuse, or when $6 forces
-    /// it) and what to compare with (`publishedAndEarlier`, at most $7 earlier texts); $8 is
+    /// it) and what to compare with (the rows `basis` reads, at most $7 earlier texts); $8 is
     /// the content identity.
-    static let publishNextFree = PGStatement(
-        "store_publish_next_free",
-        """
-        WITH RECURSIVE \(effectivePolicy), counter AS (
-            INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-            SELECT $1::bigint, $2::text, 1 FROM policy WHERE \(mayInsert(force: "$6::boolean"))
-            ON CONFLICT (application_id, attributes_type)
-            DO UPDATE SET last_version = c.last_version + 1
-            WHERE c.last_version < 2147483647
-            RETURNING last_version
-        ), inserted AS (
-            INSERT INTO schema_versions (
-                application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256)
-            SELECT $1::bigint, $2::text, last_version, $3::text, $4::bigint, $5::text, $8::bytea FROM counter
-            RETURNING version, created, schema_sha256
-        ), \(distinctHashes), \(basisSources(
-            below: "(SELECT version FROM inserted)", limit: "$7::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))
-        \(publishedAndEarlier)
-        """)
+    static let publishNextFree = PGStatement(file: "store_publish_next_free")
 
     /// Explicit version: locks the same high-water row first (raising it when this version is
     /// above it), then inserts, so explicit and next-free publishes take locks in the same order
     /// and cannot deadlock. An existing row, live or deleted, fails with 23505 → 409. $7 and $8
     /// are the force flag and the limit, as $6 and $7 of next-free; $9 the content identity.
-    static let publishExplicit = PGStatement(
-        "store_publish_explicit",
-        """
-        WITH RECURSIVE \(effectivePolicy), counter AS (
-            INSERT INTO schema_version_counters AS c (application_id, attributes_type, last_version)
-            SELECT $1::bigint, $2::text, $3::integer FROM policy WHERE \(mayInsert(force: "$7::boolean"))
-            ON CONFLICT (application_id, attributes_type)
-            DO UPDATE SET last_version = GREATEST(c.last_version, EXCLUDED.last_version)
-            RETURNING last_version
-        ), inserted AS (
-            INSERT INTO schema_versions (
-                application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256)
-            SELECT $1::bigint, $2::text, $3::integer, $4::text, $5::bigint, $6::text, $9::bytea FROM counter
-            RETURNING version, created, schema_sha256
-        ), \(distinctHashes), \(basisSources(
-            below: "(SELECT version FROM inserted)", limit: "$8::integer", excluding: "(SELECT schema_sha256 FROM inserted)"))
-        \(publishedAndEarlier)
-        """)
-
-    static let getVersion = PGStatement(
-        "store_get_version",
-        """
-        SELECT json_schema, \(SQLText.utc("created")), schema_sha256, created_by
-        FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = $3::integer
-          AND deleted_at IS NULL
-        """)
-
-    private static let listColumns = "attributes_type, version, json_schema, \(SQLText.utc("created")), created_by"
+    static let publishExplicit = PGStatement(file: "store_publish_explicit")
+    static let getVersion = PGStatement(file: "store_get_version")
 
     // List order is attributes_type ascending in byte order (the column is COLLATE "C"), then
     // version descending: the order of the partial index schema_versions_live_list. A NULL
     // limit means LIMIT ALL.
-    static let listAll = PGStatement(
-        "store_list_all",
-        """
-        SELECT \(listColumns) FROM schema_versions
-        WHERE application_id = $1::bigint AND deleted_at IS NULL
-        ORDER BY attributes_type, version DESC
-        LIMIT $2::bigint
-        """)
-
-    static let listAllAfter = PGStatement(
-        "store_list_all_after",
-        """
-        SELECT \(listColumns) FROM schema_versions
-        WHERE application_id = $1::bigint AND deleted_at IS NULL
-          AND (attributes_type > $2::text OR (attributes_type = $2::text AND version < $3::integer))
-        ORDER BY attributes_type, version DESC
-        LIMIT $4::bigint
-        """)
-
-    static let listType = PGStatement(
-        "store_list_type",
-        """
-        SELECT \(listColumns) FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-        ORDER BY attributes_type, version DESC
-        LIMIT $3::bigint
-        """)
-
-    static let listTypeAfter = PGStatement(
-        "store_list_type_after",
-        """
-        SELECT \(listColumns) FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-          AND (attributes_type > $3::text OR (attributes_type = $3::text AND version < $4::integer))
-        ORDER BY attributes_type, version DESC
-        LIMIT $5::bigint
-        """)
+    static let listAll = PGStatement(file: "store_list_all")
+    static let listAllAfter = PGStatement(file: "store_list_all_after")
+    static let listType = PGStatement(file: "store_list_type")
+    static let listTypeAfter = PGStatement(file: "store_list_type_after")
 
     /// Deleting leaves a tombstone (the row without its schema) so the number is never reused.
-    static let deleteVersion = PGStatement(
-        "store_delete_version",
-        """
-        UPDATE schema_versions SET deleted_at = now(), json_schema = NULL
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = $3::integer
-          AND deleted_at IS NULL
-        RETURNING version
-        """)
+    static let deleteVersion = PGStatement(file: "store_delete_version")
 }

@@ -27,6 +27,13 @@ public final class ByteBoundedCache<Key: Hashable & Sendable, Value: Sendable>: 
 
     /// The most bytes held at once; 0 disables the cache.
     public let capacityBytes: Int
+
+    /// The cache's own bytes per entry, for callers whose `cost` counts everything an entry
+    /// holds: its node, and its slot in the key index at the index's fullest (three quarters)
+    /// plus the free-list slot it takes when removed.
+    public static var entryOverhead: Int {
+        MemoryLayout<Node>.stride + (MemoryLayout<Key>.stride + MemoryLayout<Int>.stride) * 4 / 3 + MemoryLayout<Int>.stride
+    }
     private let state = Mutex(State())
 
     public init(capacityBytes: Int) {

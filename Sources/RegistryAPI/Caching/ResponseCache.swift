@@ -32,6 +32,13 @@ public final class ResponseCache: Sendable {
         public let etag: String
     }
 
+    /// What one entry costs the process, counted against the capacity: the body's and tag's
+    /// heap blocks, the type name's, and the cache's own per-entry bookkeeping.
+    static func cost(of entry: Entry, for key: Key) -> Int {
+        HeapSize.of(entry.body) + HeapSize.of(entry.etag) + HeapSize.of(key.attributesType.text)
+            + ByteBoundedCache<Key, Entry>.entryOverhead
+    }
+
     /// Independent LRU shards, chosen by version, so concurrent hits on different versions do
     /// not wait for one lock; both kinds of a version share a shard.
     private let shards: [ByteBoundedCache<Key, Entry>]
@@ -41,16 +48,19 @@ public final class ResponseCache: Sendable {
     /// handful of popular versions would otherwise all queue on one shard's lock (the LRU moves
     /// an entry on every hit). Bodies are shared arrays, so this holds references, bounded by
     /// bytes per thread.
-    private let hot = Striped<HotEntries>(count: 16) { HotEntries() }
+    /// An entry the shards evicted may still be held here, so the stripes' bytes are taken out
+    /// of the capacity: at most 1/64 of it per stripe, and no more than 256 KiB.
+    private let hot: Striped<HotEntries>
+    private static let hotStripes = 16
 
     private struct HotEntries: Sendable {
-        static let maxBytes = 256 << 10
+        let maxBytes: Int
         var entries: [Key: Entry] = [:]
         var bytes = 0
 
         mutating func add(_ entry: Entry, for key: Key) {
-            guard entries[key] == nil, entry.body.count <= Self.maxBytes else { return }
-            if bytes + entry.body.count > Self.maxBytes {
+            guard entries[key] == nil, entry.body.count <= maxBytes else { return }
+            if bytes + entry.body.count > maxBytes {
                 entries.removeAll(keepingCapacity: true)
                 bytes = 0
             }
@@ -66,10 +76,15 @@ public final class ResponseCache: Sendable {
     /// Shards of at least 4 MiB each, so even a 64 KB schema's body fits one comfortably.
     private static let minimumShardBytes = 4 << 20
 
-    /// - Parameter capacityBytes: 0 disables caching (every request reads the database).
+    /// - Parameter capacityBytes: everything the cache may hold, bookkeeping included; 0
+    ///   disables caching (every request reads the database).
     public init(capacityBytes: Int) {
-        let count = min(16, max(1, capacityBytes / Self.minimumShardBytes))
-        shards = (0..<count).map { _ in ByteBoundedCache(capacityBytes: capacityBytes / count) }
+        let capacityBytes = max(0, capacityBytes)
+        let hotBytes = min(256 << 10, capacityBytes / 64)
+        hot = Striped(count: Self.hotStripes) { HotEntries(maxBytes: hotBytes) }
+        let shardBytes = capacityBytes - hotBytes * Self.hotStripes
+        let count = min(16, max(1, shardBytes / Self.minimumShardBytes))
+        shards = (0..<count).map { _ in ByteBoundedCache(capacityBytes: shardBytes / count) }
     }
 
     public var epoch: Int { invalidations.load(ordering: .acquiring) }
@@ -92,10 +107,12 @@ public final class ResponseCache: Sendable {
         shard(key.applicationID, key.attributesType, key.version).recordMiss()
     }
 
+    /// Keeps `entry` unless an invalidation came after `epoch`. A body with spare capacity (as
+    /// rendering leaves it) is stored in a block of its exact size, so the cache holds no slack.
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
         guard epoch == self.epoch else { return }
-        shard(key.applicationID, key.attributesType, key.version)
-            .insert(entry, for: key, cost: entry.body.count + entry.etag.utf8.count + key.attributesType.text.utf8.count + 64)
+        let stored = entry.body.capacity > entry.body.count ? Entry(body: HeapSize.exact(entry.body), etag: entry.etag) : entry
+        shard(key.applicationID, key.attributesType, key.version).insert(stored, for: key, cost: Self.cost(of: stored, for: key))
     }
 
     /// Forgets both bodies of one version.
@@ -115,7 +132,7 @@ public final class ResponseCache: Sendable {
     public func flush() {
         invalidations.add(1, ordering: .releasing)
         for shard in shards { shard.removeAll() }
-        hot.forEach { $0 = HotEntries() }
+        hot.forEach { $0 = HotEntries(maxBytes: $0.maxBytes) }
     }
 
     public var statistics: (bytes: Int, entries: Int, hits: Int, misses: Int) {

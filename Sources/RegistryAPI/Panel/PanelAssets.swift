@@ -2,7 +2,7 @@ import Registry
 
 /// The control panel's files, embedded in the binary so `/panel/` needs no CDN, no build step
 /// and no files beside the executable. They are ordinary files in `Panel/assets/`, turned into
-/// Swift source at build time by PanelAssetsPlugin; this file gives their content types.
+/// Swift source at build time by EmbeddedFilesPlugin; this file gives their content types.
 ///
 /// The JavaScript is a handful of small ES modules loaded by `index.html`: `dom.js` (element
 /// helpers), `api.js` (the registry's HTTP API, the token in `sessionStorage`), `json-text.js`

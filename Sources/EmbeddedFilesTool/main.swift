@@ -1,23 +1,25 @@
 import Foundation
 
-/// `panel-assets-tool ASSETS_DIR OUTPUT.swift`: writes every `.html`, `.css` and `.js` file of
-/// ASSETS_DIR as a Swift string literal, so the control panel is edited as ordinary files yet
-/// served from the one binary. The literal holds the file's exact text: a file that is not
-/// UTF-8 or has a carriage return (which a Swift literal would turn into a line feed) or any
-/// other kind of file stops the build with one line naming it.
+/// `embedded-files-tool DIR OUTPUT.swift TYPE EXT[,EXT…]`: writes every file of DIR as a Swift
+/// string literal in `enum TYPE { static let files: [(name: String, text: String)] }`, so files
+/// such as the control panel's and the SQL statements are edited as ordinary files yet built
+/// into the one binary. The literal holds the file's exact text: a file that is not UTF-8 or has
+/// a carriage return (which a Swift literal would turn into a line feed) or whose extension is
+/// not one of EXT stops the build with one line naming it.
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: panel-assets-tool ASSETS_DIR OUTPUT.swift\n".utf8))
+guard arguments.count == 5 else {
+    FileHandle.standardError.write(Data("usage: embedded-files-tool DIR OUTPUT.swift TYPE EXT[,EXT…]\n".utf8))
     exit(2)
 }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("panel-assets-tool: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("embedded-files-tool: \(message)\n".utf8))
     exit(1)
 }
 
 let directory = URL(fileURLWithPath: arguments[1])
-let servedExtensions: Set<String> = ["html", "css", "js"]
+let typeName = arguments[3]
+let allowedExtensions = arguments[4].split(separator: ",").map(String.init)
 let names: [String]
 do {
     names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.sorted()
@@ -34,8 +36,9 @@ func delimiter(for text: String) -> String {
 
 var entries: [String] = []
 for name in names {
-    guard let dot = name.lastIndex(of: "."), servedExtensions.contains(String(name[name.index(after: dot)...])) else {
-        fail("\(name): only .html, .css and .js files are served from \(directory.lastPathComponent)/")
+    guard let dot = name.lastIndex(of: "."), allowedExtensions.contains(String(name[name.index(after: dot)...])) else {
+        let list = allowedExtensions.map { "." + $0 }.joined(separator: ", ")
+        fail("\(name): only \(list) files belong in \(directory.lastPathComponent)/")
     }
     guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
         fail("cannot read \(name)")
@@ -47,8 +50,8 @@ for name in names {
 }
 
 let source = """
-    /// Generated at build time by PanelAssetsPlugin from the files in Panel/assets.
-    enum GeneratedPanelAssets {
+    /// Generated at build time by EmbeddedFilesPlugin from the files in \(directory.lastPathComponent)/.
+    enum \(typeName) {
         static let files: [(name: String, text: String)] = [
 
     """ + entries.joined() + """

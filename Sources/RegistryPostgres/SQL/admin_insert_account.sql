@@ -1,0 +1,1 @@
+INSERT INTO accounts (name) VALUES ($1::text) RETURNING id

@@ -1,0 +1,3 @@
+SELECT id, code, name, account_id, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM applications
+WHERE $1::bigint IS NULL OR account_id = $1::bigint
+ORDER BY code

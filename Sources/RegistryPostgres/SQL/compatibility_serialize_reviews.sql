@@ -1,0 +1,1 @@
+SELECT pg_advisory_xact_lock(hashtextextended($2::text, $1::bigint))

@@ -1,0 +1,3 @@
+SELECT version, json_schema FROM schema_versions
+WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = ANY($3::integer[])
+  AND deleted_at IS NULL

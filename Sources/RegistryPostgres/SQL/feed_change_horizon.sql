@@ -1,0 +1,1 @@
+SELECT registry_feed_horizon()::text

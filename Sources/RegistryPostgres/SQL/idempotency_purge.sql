@@ -1,0 +1,1 @@
+DELETE FROM idempotency_keys WHERE created <= now() - interval '24 hours'

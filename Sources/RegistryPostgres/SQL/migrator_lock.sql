@@ -1,0 +1,1 @@
+SELECT pg_advisory_lock($1::bigint)

@@ -1,0 +1,1 @@
+SELECT pg_advisory_unlock($1::bigint)
