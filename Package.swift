@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, bottom to top: C wrappers (`CLibPQ`, `CMicroHTTPD`) and shared primitives (`Striping`)
-/// → pure domain (`Registry`) → adapters (`RegistryPostgres`, `HTTPServer`) → handlers
-/// (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON Schema) sits beside the
-/// adapters and only the executable's CLI uses it, so the server's modules never carry it.
+/// Layers, bottom to top: C wrappers (`CLibPQ`, `CLibCrypto`, `CMicroHTTPD`) and shared
+/// primitives (`Striping`) → pure domain (`Registry`) → adapters (`RegistryPostgres`,
+/// `HTTPServer`) → handlers (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON
+/// Schema) sits beside the adapters and only the executable's CLI uses it, so the server's
+/// modules never carry it.
 let package = Package(
     name: "schema-registry",
     products: [
@@ -16,13 +17,18 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "CMicroHTTPD",
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Striping"),
-        .target(name: "Registry", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Registry", dependencies: ["CLibCrypto"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwiftReader", dependencies: ["Registry"]),
         .target(
             name: "RegistryPostgres",

@@ -47,7 +47,7 @@ say() { printf '==> [%3ds] %s\n' "$((SECONDS - started_at))" "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # --- packages, build ---------------------------------------------------------------------------
-wanted=(wrk postgresql postgresql-contrib libpq-dev libmicrohttpd-dev pkg-config python3 curl)
+wanted=(wrk postgresql postgresql-contrib libpq-dev libssl-dev libmicrohttpd-dev pkg-config python3 curl)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || wanted+=(nginx-light)
 missing=()
 for p in "${wanted[@]}"; do
@@ -94,13 +94,15 @@ say "generating 1,000 types × 5 versions"
 
 say "parse / validate / form timing"
 micro="$work/bench-micro"
-if ! swiftc -O -parse-as-library -I "$bin_path/Modules" "$bench_dir/micro/main.swift" "$bin_path"/Registry.build/*.o \
+# The Registry module imports CLibCrypto (its module map is in Sources/) and links libcrypto.
+crypto=(-I Sources/CLibCrypto -lcrypto)
+if ! swiftc -O -parse-as-library -I "$bin_path/Modules" "${crypto[@]}" "$bench_dir/micro/main.swift" "$bin_path"/Registry.build/*.o \
     -o "$micro" 2>"$work/micro-build.log"; then
     # The release build's object files moved or changed shape: build the module from source.
     mkdir -p "$work/micro-module"
     swiftc -O -wmo -parse-as-library -module-name Registry -emit-module -emit-module-path "$work/micro-module/Registry.swiftmodule" \
-        -emit-library -static -o "$work/micro-module/libRegistry.a" $(find Sources/Registry -name '*.swift' | sort) >&2
-    swiftc -O -parse-as-library -I "$work/micro-module" "$bench_dir/micro/main.swift" "$work/micro-module/libRegistry.a" -lm -o "$micro" >&2
+        -emit-library -static -o "$work/micro-module/libRegistry.a" "${crypto[@]}" $(find Sources/Registry -name '*.swift' | sort) >&2
+    swiftc -O -parse-as-library -I "$work/micro-module" "${crypto[@]}" "$bench_dir/micro/main.swift" "$work/micro-module/libRegistry.a" -lm -o "$micro" >&2
 fi
 : >"$work/micro.jsonl"
 if [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",micro,"* ]]; then

@@ -17,7 +17,7 @@ say() { printf '==> %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 install_packages() {
-    local wanted=(libpq-dev libmicrohttpd-dev pkg-config postgresql postgresql-contrib python3 python3-yaml)
+    local wanted=(libpq-dev libssl-dev libmicrohttpd-dev pkg-config postgresql postgresql-contrib python3 python3-yaml)
     local missing=()
     for p in "${wanted[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

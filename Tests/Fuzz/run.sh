@@ -37,8 +37,9 @@ fi
 sources=()
 while IFS= read -r file; do sources+=("$file"); done < <(find Sources/Registry -name '*.swift' | LC_ALL=C sort)
 sources+=(Tests/Fuzz/FuzzTarget.swift)
-flags=(-sanitize=fuzzer,address -parse-as-library -module-name RegistryFuzz -swift-version 6 -O -g -lm)
-key="$( { "$swiftc_bin" --version 2>&1; printf '%s\n' "${flags[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)"
+# The Registry module hashes with OpenSSL's libcrypto through the CLibCrypto module map.
+flags=(-sanitize=fuzzer,address -parse-as-library -module-name RegistryFuzz -swift-version 6 -O -g -I Sources/CLibCrypto -lm -lcrypto)
+key="$( { "$swiftc_bin" --version 2>&1; printf '%s\n' "${flags[@]}"; cat "${sources[@]}" Sources/CLibCrypto/*; } | sha256sum | cut -c1-16)"
 cache="${FUZZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/registry-robustness/fuzz}"
 binary="$cache/$key/registry-fuzz"
 if [ -x "$binary" ]; then

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Registry
 import Testing
 import TestSupport
@@ -32,6 +35,34 @@ import TestSupport
             let family = ["_bucket", "_sum", "_count"].reduce(name) { $0.hasSuffix($1) && !declared.contains($0) ? String($0.dropLast($1.count)) : $0 }
             #expect(declared.contains(family), "sample \(name) before its # TYPE line")
         }
+    }
+
+    @Test func processMetricsAreReadOnEveryScrapeWithSaneValues() throws {
+        let text = try tenant.request("GET", "/metrics", token: nil).bodyText
+        var values: [String: Double] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("process_") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { values[String(parts[0])] = Double(String(parts[1])) }
+        }
+        for (name, type) in [
+            ("process_resident_memory_bytes", "gauge"), ("process_cpu_seconds_total", "counter"), ("process_open_fds", "gauge"),
+            ("process_max_fds", "gauge"), ("process_start_time_seconds", "gauge"),
+        ] {
+            #expect(text.contains("# TYPE \(name) \(type)\n"), "\(name)")
+            #expect(text.contains("# HELP \(name) "), "\(name)")
+            #expect(values[name] != nil, "\(name) in:\n\(text)")
+        }
+        #expect((values["process_resident_memory_bytes"] ?? 0) > Double(1 << 20))
+        #expect((values["process_cpu_seconds_total"] ?? -1) > 0)
+        let open = values["process_open_fds"] ?? 0
+        #expect(open >= 1 && open <= (values["process_max_fds"] ?? 0))
+        let now = Double(time(nil))
+        let started = values["process_start_time_seconds"] ?? 0
+        #expect(started <= now + 1 && started > now - 3600, "started \(started), now \(now)")
+        // Read on each scrape: CPU time only grows.
+        let later = try tenant.request("GET", "/metrics", token: nil).bodyText
+        let cpu = later.split(separator: "\n").first { $0.hasPrefix("process_cpu_seconds_total ") }.flatMap { Double(String($0.split(separator: " ")[1])) }
+        #expect((cpu ?? -1) >= (values["process_cpu_seconds_total"] ?? 0))
     }
 
     @Test func requestIDsAreEchoedWhenSafeAndGeneratedOtherwise() throws {

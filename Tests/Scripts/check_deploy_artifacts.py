@@ -354,8 +354,8 @@ def check_dockerfile(root: Path, report: Report, vocabulary: Vocabulary) -> tupl
     report.check("--static-swift-stdlib" in build_runs and "swift build" in build_runs and "-c release" in build_runs,
                  f"{name} builds with `swift build -c release --static-swift-stdlib`")
     build_packages = {p for _, packages in apt_installs(build_runs) for p in packages}
-    report.check({"libpq-dev", "libmicrohttpd-dev", "pkg-config"} <= build_packages,
-                 f"{name} build stage installs libpq-dev, libmicrohttpd-dev and pkg-config",
+    report.check({"libpq-dev", "libssl-dev", "libmicrohttpd-dev", "pkg-config"} <= build_packages,
+                 f"{name} build stage installs libpq-dev, libssl-dev, libmicrohttpd-dev and pkg-config",
                  f"installs {sorted(build_packages)}")
 
     # (5) runtime packages

@@ -1,110 +1,56 @@
-/// SHA-256 (FIPS 180-4). The toolchain here has no CryptoKit or swift-crypto, and the service
-/// hashes every presented API token (tokens are stored hashed only) and every cached body
-/// (content-addressed ETags), so it works on whole 64-byte blocks in place.
-public enum SHA256 {
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+import CLibCrypto
 
-    /// The digest of `bytes`. Inlinable so that callers in other modules copy their bytes
-    /// with specialized code rather than through generic witness tables.
+/// SHA-256 (FIPS 180-4) from OpenSSL's libcrypto (`EVP_Digest`), which libpq loads anyway. The
+/// service hashes every presented API token (tokens are stored hashed only), every cached body
+/// (content-addressed ETags) and every idempotent request body, so it uses the library that runs
+/// on the CPU's SHA instructions rather than its own code. No libcrypto type leaves this file.
+public enum SHA256 {
+    /// Bytes in a digest.
+    public static let byteCount = 32
+
+    /// The digest of `bytes`, hashed in place when they are contiguous. Inlinable so that
+    /// callers in other modules reach their bytes with specialized code rather than through
+    /// generic witness tables.
     @inlinable
     public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        hash(bytes: Array(bytes))
+        if let digest = bytes.withContiguousStorageIfAvailable({ hash(buffer: UnsafeRawBufferPointer($0)) }) {
+            return digest
+        }
+        return hash(bytes: Array(bytes))
     }
 
     /// The digest of `message`.
-    public static func hash(bytes message: consuming [UInt8]) -> [UInt8] {
-        var message = message
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        message.append(contentsOf: repeatElement(0, count: (120 - message.count % 64) % 64))
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    public static func hash(bytes message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBytes { hash(buffer: $0) }
+    }
 
-        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-        )
-        k.withUnsafeBufferPointer { k in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                message.withUnsafeBufferPointer { bytes in
-                    for block in stride(from: 0, to: bytes.count, by: 64) {
-                        compress(bytes.baseAddress! + block, into: &state, schedule: w, k: k)
-                    }
-                }
-            }
+    /// The digest of the bytes in `buffer`. `EVP_Digest` fails only when it cannot allocate its
+    /// context, which leaves nothing sensible to hash with: that stops the process, as running
+    /// out of memory anywhere else in Swift does.
+    public static func hash(buffer: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: byteCount) { digest, initialized in
+            var length: UInt32 = 0
+            let status = EVP_Digest(buffer.baseAddress, buffer.count, digest.baseAddress, &length, algorithm.digest, nil)
+            precondition(status == 1 && length == byteCount, "libcrypto could not compute a SHA-256 digest")
+            initialized = byteCount
         }
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in words {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return digest
+    }
+
+    /// libcrypto's SHA-256, fetched from the default provider once. `EVP_sha256()` would make
+    /// OpenSSL 3 look the algorithm up again on every call, which costs more than hashing an API
+    /// token (measured: about 2.5× the time of a 40-byte digest); `EVP_sha256()` remains the
+    /// fallback should the fetch fail.
+    private static let algorithm = Algorithm(digest: EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256())
+
+    /// A fetched algorithm is immutable and reference-counted atomically, so threads share it;
+    /// it lives as long as the process.
+    private struct Algorithm: @unchecked Sendable {
+        let digest: OpaquePointer?
     }
 
     /// The lowercase hex digest of `bytes`.
     @inlinable
     public static func hexHash(_ bytes: some Sequence<UInt8>) -> String {
         Hex.encode(hash(bytes))
-    }
-
-    @inline(__always)
-    private static func compress(
-        _ block: UnsafePointer<UInt8>, into state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
-        schedule w: UnsafeMutableBufferPointer<UInt32>, k: UnsafeBufferPointer<UInt32>
-    ) {
-        for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
-                | UInt32(block[i * 4 + 3])
-        }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
-    }
-
-    @inline(__always)
-    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-}
-
-/// Lowercase hexadecimal.
-public enum Hex {
-    @inlinable
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        encode(bytes: Array(bytes))
-    }
-
-    public static func encode(bytes: [UInt8]) -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            digits.withUTF8Buffer { digits in
-                for (index, byte) in bytes.enumerated() {
-                    out[2 * index] = digits[Int(byte >> 4)]
-                    out[2 * index + 1] = digits[Int(byte & 0xF)]
-                }
-            }
-            return bytes.count * 2
-        }
     }
 }

@@ -6,13 +6,6 @@ import Foundation
 /// `і`, are each two types or two fields. Publishing accepts them; the dry run and Create say so
 /// in a warning, never an error, so that a human notices before clients pick the wrong one.
 public enum LookalikeNames {
-    /// One name that may be mistaken for another.
-    public struct Warning: Sendable, Equatable {
-        /// Where the name is: `attributesType`, or the `jsonSchema` path of a property key.
-        public let path: String
-        public let message: String
-    }
-
     /// Warnings listed one by one; past this many, one more warning counts the rest, so a
     /// schema of thousands of such keys gets a bounded answer.
     public static let maxListed = 20
@@ -20,18 +13,19 @@ public enum LookalikeNames {
     static let maxQuotedScalars = 64
 
     /// The type name, then every key of every `properties` object in the schema (nested ones
-    /// and definitions' included), in text order.
-    public static func warnings(attributesType: String, document: SchemaDocument) -> [Warning] {
-        var found: [Warning] = []
+    /// and definitions' included), in text order; a warning's path is `attributesType` or the
+    /// `jsonSchema` path of the property key.
+    public static func warnings(attributesType: String, document: SchemaDocument) -> [SchemaWarning] {
+        var found: [SchemaWarning] = []
         if let concerns = concerns(about: attributesType) {
-            found.append(Warning(path: "attributesType", message: "\(JSONWriter.string(.string(attributesType))) \(concerns)"))
+            found.append(SchemaWarning(path: "attributesType", message: "\(JSONWriter.string(.string(attributesType))) \(concerns)"))
         }
         var path: [JSONPathComponent] = []
         collect(in: .object(document.root), at: &path, into: &found)
         guard found.count > maxListed else { return found }
         let rest = found.count - maxListed
         return found.prefix(maxListed)
-            + [Warning(path: "jsonSchema", message: "\(rest) more \(rest == 1 ? "name" : "names") may be mistaken for others")]
+            + [SchemaWarning(path: "jsonSchema", message: "\(rest) more \(rest == 1 ? "name" : "names") may be mistaken for others")]
     }
 
     /// Why `name` may be mistaken for another name, as one phrase, or nil when it may not.
@@ -64,7 +58,7 @@ public enum LookalikeNames {
 
     /// Walks the schema with the path to the current value as components, rendered only for a
     /// warning.
-    private static func collect(in value: JSONValue, at path: inout [JSONPathComponent], into found: inout [Warning]) {
+    private static func collect(in value: JSONValue, at path: inout [JSONPathComponent], into found: inout [SchemaWarning]) {
         switch value {
         case .object(let object):
             for member in object.members {
@@ -73,7 +67,7 @@ public enum LookalikeNames {
                     for property in properties.members {
                         guard let concerns = concerns(about: property.key) else { continue }
                         let propertyPath = JSONPathComponent.render(path + [.key(property.key)], prefix: "jsonSchema")
-                        found.append(Warning(path: propertyPath, message: concerns))
+                        found.append(SchemaWarning(path: propertyPath, message: concerns))
                     }
                 }
                 collect(in: member.value, at: &path, into: &found)

@@ -15,9 +15,11 @@ enum OperationsHandlers {
         return JSONResponse.make(["status": "ready"])
     }
 
+    /// The service's own metrics, then the standard process metrics, then the gauges of the
+    /// parts around the API.
     static func metrics(_ call: Call, _ metrics: Metrics, _ operations: Operations) -> HTTPResponse {
         HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-            body: Array(metrics.render(gauges: operations.gauges()).utf8))
+            body: Array(metrics.render(gauges: ProcessMetrics.gauges() + operations.gauges()).utf8))
     }
 }

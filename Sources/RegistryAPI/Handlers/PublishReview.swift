@@ -2,8 +2,8 @@ import Registry
 
 /// What Create and `:validate` both learn about a submitted schema: the validated document,
 /// its compatibility with earlier live versions of the type under the type's policy, and
-/// warnings (a worst-case start payload that cannot fit APNs' 4 KB, names that may be mistaken
-/// for others). Create learns what to compare with from its publish statement, so the review
+/// warnings (a worst-case start payload that cannot fit APNs' 4 KB, a type name no Swift type can
+/// have, names that may be mistaken for others, `type` values that are not JSON Schema type names). Create learns what to compare with from its publish statement, so the review
 /// is made after the insert (and before the commit when it may refuse).
 struct PublishReview {
     let document: SchemaDocument
@@ -36,10 +36,11 @@ struct PublishReview {
         if !compatibility.isCompatible, request.requireCompatible || basis.policy.policy.enforce == .reject {
             throw Self.refusal(compatibility, requested: request.requireCompatible)
         }
+        let named = [SwiftTypeName.warning(about: request.attributesType)].compactMap { $0 }
+            + LookalikeNames.warnings(attributesType: request.attributesType, document: document)
+            + SchemaTypeNames.warnings(in: document)
         warnings = Self.payloadWarnings(document, attributesType: request.attributesType)
-            + LookalikeNames.warnings(attributesType: request.attributesType, document: document).map { name in
-                ["path": .string(name.path), "message": .string(name.message)]
-            }
+            + named.map { ["path": .string($0.path), "message": .string($0.message)] }
     }
 
     /// The 409: the message names each new problem once, with the versions it concerns; the

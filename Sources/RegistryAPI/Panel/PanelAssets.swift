@@ -7,8 +7,9 @@ import Registry
 /// The JavaScript is a handful of small ES modules loaded by `index.html`: `dom.js` (element
 /// helpers), `api.js` (the registry's HTTP API, the token in `sessionStorage`), `json-text.js`
 /// (pretty JSON keeping the published order), `form-render.js` (form descriptor → inputs),
-/// `version-view.js`, `publish-view.js`, `dialogs.js` and `app.js` (sign-in, application,
-/// types and versions).
+/// `version-view.js` (with `try-values.js`, `check-values.js`, `push-preview.js`,
+/// `diff-view.js`, `policy-view.js` and their helpers), `publish-view.js`, `dialogs.js` and
+/// `app.js` (sign-in, application, types and versions).
 enum PanelAssets {
     /// One served file with its precomputed strong entity tag.
     struct Asset: Sendable {

@@ -48,7 +48,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, { query, body } = {}) {
+async function request(method, path, { query, body, withText = false } = {}) {
   const url = new URL(path, window.location.origin);
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(name, value);
@@ -72,7 +72,7 @@ async function request(method, path, { query, body } = {}) {
   if (!response.ok) {
     throw new ApiError(response.status, data && typeof data === 'object' ? data : { message: text.trim() || response.statusText });
   }
-  return data ?? {};
+  return withText ? { data: data ?? {}, text } : data ?? {};
 }
 
 /**
@@ -87,10 +87,58 @@ export const pathSegment = (text) => {
   return /^(%2E)+$/.test(encoded) ? `%2F${encoded}` : encoded;
 };
 
+const policyPath = (attributesType) =>
+  `/api/live_activity_types/${pathSegment(attributesType)}/compatibility_policy`;
+
 const versionPath = (attributesType, version) =>
   `/api/live_activity_schemas/${pathSegment(attributesType)}/${pathSegment(version)}`;
 
 export const api = {
+  // --- the version page: values, pushes, diffs, policy, identity, scope ---
+  /** `:check`: {valid, problems: [{path, message, severity}]}. */
+  check(application, attributesType, version, { event, contentState, attributes }) {
+    const body = { application, event, content_state: contentState };
+    if (attributes !== undefined) body.attributes = attributes;
+    return request('POST', `${versionPath(attributesType, version)}:check`, { body });
+  },
+  /** `live_activities:preview`: {valid, problems, request}; `text` is the answer as sent, byte for byte. */
+  preview(previewRequest) {
+    return request('POST', '/api/live_activities:preview', { body: previewRequest, withText: true });
+  },
+  /** `:diff` against version `against` (default: the previous live version). */
+  diff(application, attributesType, version, against) {
+    return request('GET', `${versionPath(attributesType, version)}:diff`, { query: { application, against } });
+  },
+  /** The newest live version with identical content, or null (404). */
+  async lookup(publishRequest) {
+    try {
+      return (await request('POST', '/api/live_activity_schemas:lookup', { body: publishRequest })).schema ?? null;
+    } catch (error) {
+      if (error.status === 404) return null;
+      throw error;
+    }
+  },
+  /** The version if it is live, or null (404). */
+  async schemaIfLive(application, attributesType, version) {
+    try {
+      return await this.schema(application, attributesType, version);
+    } catch (error) {
+      if (error.status === 404) return null;
+      throw error;
+    }
+  },
+  /** The compatibility policy in force for a type: {mode, enforce, oldest_supported_version, source, …}. */
+  async policy(application, attributesType) {
+    return (await request('GET', policyPath(attributesType), { query: { application } })).policy;
+  },
+  /** Sets the type's own policy (admin): `{mode, enforce, oldestSupportedVersion}`. */
+  async setPolicy(application, attributesType, policyRequest) {
+    return (await request('PUT', policyPath(attributesType), { query: { application }, body: policyRequest })).policy;
+  },
+  /** Removes the type's own policy (admin); the answer is the policy in force after it. */
+  async removePolicy(application, attributesType) {
+    return (await request('DELETE', policyPath(attributesType), { query: { application } })).policy;
+  },
   /** [{code, name, created}] of the token's account. */
   async applications() {
     return (await request('GET', '/api/applications')).applications ?? [];

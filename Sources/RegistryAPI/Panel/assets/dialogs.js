@@ -35,7 +35,9 @@ export async function confirmDelete(attributesType, version) {
 export async function confirmPublish(title, body, { risky = false } = {}) {
   const dialog = $('#publish-dialog');
   $('#publish-confirm-title', dialog).textContent = title;
-  $('#publish-confirm-body', dialog).replaceChildren(...body);
+  const content = $('#publish-confirm-body', dialog);
+  content.replaceChildren(...body);
+  content.scrollTop = 0; // opens at its title; the body scrolls between the title and the buttons
   const confirm = $('#publish-confirm', dialog);
   confirm.textContent = risky ? 'Publish anyway' : 'Publish';
   confirm.className = risky ? 'danger' : 'primary';

@@ -1,10 +1,15 @@
 // The publish view: type, optional version, schema text; a live dry run beside it.
 
-import { h, append, debounce, errorBox, plural } from './dom.js';
+import { h, append, debounce, errorBox } from './dom.js';
 import { api } from './api.js';
 import { renderForm } from './form-render.js';
 import { prettyJSON, characterIndex } from './json-text.js';
 import { confirmPublish } from './dialogs.js';
+import { compatibilityReport, warningList } from './compat-report.js';
+import { rememberPublished } from './publish-report.js';
+import { identity, identityWarnings } from './publish-identity.js';
+
+export { compatibilityReport };
 
 const MAX_SCHEMA_BYTES = 65536;
 const DRY_RUN_DELAY_MS = 400;
@@ -90,7 +95,16 @@ export function renderPublishView(container, options) {
   function runCheck() {
     const request = publishRequest();
     const key = JSON.stringify(request);
-    if (latest?.key === key) return latest.promise;
+    if (latest?.key === key) {
+      // Same input as the last check: its answer stands (shown again if marked stale meanwhile).
+      const { seq } = latest;
+      latest.promise.then((outcome) => {
+        if (seq !== sequence || !checkArea.classList.contains('busy')) return;
+        checkArea.classList.remove('busy');
+        if (!outcome.error?.unauthenticated) showOutcome(outcome);
+      });
+      return latest.promise;
+    }
     const mine = ++sequence;
     let promise;
     if (!request.attributesType || !request.jsonSchema.trim()) {
@@ -98,9 +112,12 @@ export function renderPublishView(container, options) {
     } else {
       checkArea.classList.add('busy');
       setStatus('pending', 'Checking…');
-      promise = api.validate(request).then((result) => ({ request, result }), (error) => ({ request, error }));
+      promise = Promise.all([
+        api.validate(request).then((result) => ({ request, result }), (error) => ({ request, error })),
+        identity(request),
+      ]).then(([outcome, found]) => ({ ...outcome, ...found }));
     }
-    latest = { key, promise };
+    latest = { key, promise, seq: mine };
     promise.then((outcome) => {
       if (mine !== sequence) return; // a newer check superseded this one
       checkArea.classList.remove('busy');
@@ -111,6 +128,19 @@ export function renderPublishView(container, options) {
   }
 
   const scheduleCheck = debounce(runCheck, DRY_RUN_DELAY_MS);
+
+  /** The shown verdict no longer matches the text: say so until the new answer arrives. */
+  function markStale() {
+    if (latest?.key === JSON.stringify(publishRequest())) return;
+    const status = checkArea.querySelector('#check-status');
+    if (status) {
+      status.className = 'check-status pending';
+      status.textContent = 'Checking…';
+    } else {
+      setStatus('pending', 'Checking…');
+    }
+    checkArea.classList.add('busy');
+  }
 
   function setStatus(kind, text) {
     checkArea.replaceChildren(h('p', { class: `check-status ${kind}`, id: 'check-status' }, text));
@@ -123,10 +153,17 @@ export function renderPublishView(container, options) {
       const { result } = outcome;
       setStatus('ok', '✓ Passes every publishing rule.');
       append(checkArea, [
+        identityWarnings(outcome),
         compatibilityReport(result.compatibility, outcome.request.attributesType),
-        warningList(result.warnings),
+        warningList(result.warnings, 'check-warnings'),
         h('h4', {}, 'Form preview'),
         result.form ? renderForm(result.form, { label: 'Form preview' }) : h('p', { class: 'muted' }, 'No form in the answer.'),
+      ]);
+    } else if (refusedReport(outcome.error)) {
+      setStatus('bad', '✗ The compatibility policy of this type refuses this schema.');
+      append(checkArea, [
+        compatibilityReport(refusedReport(outcome.error), outcome.request.attributesType),
+        h('p', { class: 'muted' }, 'Publishing is refused while the policy enforces reject; an admin can change it on the version page (Policy).'),
       ]);
     } else if (isRuleViolation(outcome.error)) {
       setStatus('bad', '✗ This schema cannot be published yet.');
@@ -175,6 +212,7 @@ export function renderPublishView(container, options) {
   function onChange() {
     updateSize();
     publishError.replaceChildren();
+    markStale();
     scheduleCheck();
   }
 
@@ -200,20 +238,28 @@ export function renderPublishView(container, options) {
     const incompatible = outcome.result && !outcome.result.compatibility?.compatible;
     const title = `Publish ${request.attributesType} ${request.version ? `version ${request.version}` : '(next free version)'}?`;
     const body = [
+      identityWarnings(outcome, 'confirm-'),
       h('p', {}, 'Application ', h('code', {}, application), '. Published versions are immutable.'),
+      // Warnings are short; a long compatibility report must not push them out of view.
+      outcome.result ? warningList(outcome.result.warnings, 'confirm-warnings') : null,
       outcome.result
         ? compatibilityReport(outcome.result.compatibility, request.attributesType)
         : h('div', { class: 'warning-box' }, h('p', {}, 'Compatibility could not be checked: ', outcome.error.message)),
-      outcome.result ? warningList(outcome.result.warnings) : null,
-    ].filter(Boolean);
-    if (!(await confirmPublish(title, body, { risky: incompatible || !outcome.result }))) return;
+    ];
+    const risky = incompatible || !outcome.result || Boolean(outcome.taken || outcome.duplicate);
+    if (!(await confirmPublish(title, body.filter(Boolean), { risky }))) return;
     submit.disabled = true;
     try {
-      options.onPublished(await api.publish(request));
+      const result = await api.publish(request);
+      rememberPublished(result);
+      options.onPublished(result);
     } catch (error) {
       if (error.unauthenticated) options.onUnauthenticated(error);
       else {
-        publishError.replaceChildren(errorBox(error, 'Not published'));
+        const report = refusedReport(error);
+        publishError.replaceChildren(report
+          ? h('div', { class: 'error-box' }, h('p', {}, h('strong', {}, 'Not published. '), error.message), compatibilityReport(report, request.attributesType))
+          : errorBox(error, 'Not published'));
         publishError.scrollIntoView({ block: 'nearest' });
       }
     } finally {
@@ -227,52 +273,12 @@ export function renderPublishView(container, options) {
   runCheck();
 }
 
+/** The compatibility report of a 409 refusal (policy `reject` or `requireCompatible`), if any. */
+function refusedReport(error) {
+  return error?.status === 409 ? error.details.find((detail) => detail?.['@type'] === 'compatibility_report') ?? null : null;
+}
+
 /** A 400 or 409 answer: the schema (or the request) breaks a rule; anything else is an outage. */
 function isRuleViolation(error) {
   return Boolean(error) && (error.status === 400 || error.status === 409 || error.status === 403);
-}
-
-/**
- * A compatibility report: `{compatible, problems, groups, inherited_problems, compared_versions, summary}`
- * (older servers send only `compatible` and `problems`). Each new change is one line with the
- * versions it concerns; problems accepted by earlier publishes are only counted.
- */
-export function compatibilityReport(compatibility, attributesType) {
-  if (!compatibility) return h('p', { class: 'muted' }, 'No compatibility report in the answer.');
-  const compared = compatibility.compared_versions;
-  const inherited = compatibility.inherited_problems ?? [];
-  const inheritedNote = inherited.length
-    ? h('p', { class: 'muted compat-inherited' },
-      `${plural(inherited.length, 'inherited problem')} already accepted by earlier versions (not counted).`)
-    : null;
-  if (compatibility.compatible) {
-    if (compared && compared.length === 0) {
-      return h('p', { class: 'muted compat-nothing' }, sentence(compatibility.summary ?? 'nothing to compare'));
-    }
-    const against = compared ? `the compared versions (${compared.join(', ')})` : 'every earlier version';
-    return h('div', {}, h('p', { class: 'ok compat-ok' }, `✓ Compatible with ${against} of ${attributesType}.`), inheritedNote);
-  }
-  const groups = compatibility.groups
-    ? compatibility.groups.filter((group) => group.new)
-    : (compatibility.problems ?? []).map((problem) => ({ ...problem, versions: [problem.version] }));
-  return h('div', { class: 'warning-box compat-warning', role: 'group', 'aria-label': 'Compatibility warning' },
-    h('p', {}, h('strong', {}, '⚠ Not compatible with earlier versions. '),
-      `Apps built against them would fail to decode data of this schema (${plural(groups.length, 'finding')}):`),
-    h('ul', { class: 'compat-problems' }, groups.map((group) =>
-      h('li', {}, h('span', { class: 'badge' }, `version${group.versions.length === 1 ? '' : 's'} ${group.versions.join(', ')}`), ' ',
-        h('code', { class: 'path' }, group.path), ' ', h('span', { class: 'badge problem-kind' }, group.problem.replaceAll('_', ' ')),
-        ' ', group.message))),
-    inheritedNote,
-    compatibility.comparison_limit_reached ? h('p', { class: 'muted' }, sentence(compatibility.summary)) : null);
-}
-
-/** `text` with a capital first letter and a full stop. */
-function sentence(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1) + '.';
-}
-
-function warningList(warnings) {
-  if (!warnings?.length) return null;
-  return h('div', { class: 'warning-box' }, h('p', {}, h('strong', {}, 'Warnings')),
-    h('ul', {}, warnings.map((warning) => h('li', {}, warning.path ? [h('code', { class: 'path' }, warning.path), ' '] : null, warning.message))));
 }

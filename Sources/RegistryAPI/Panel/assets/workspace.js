@@ -5,6 +5,7 @@
 import { $, h, show, focusHeading, timeElement, plural, wrappable } from './dom.js';
 import { api, session } from './api.js';
 import { renderVersionView } from './version-view.js';
+import { markBreakingVersions } from './version-badges.js';
 import { renderPublishView, compatibilityReport } from './publish-view.js';
 import { renderAuditView } from './audit-view.js';
 import { confirmDelete } from './dialogs.js';
@@ -142,6 +143,7 @@ function renderVersions(route, versions) {
   if (route.view === 'audit') audit.setAttribute('aria-current', 'page');
   else audit.removeAttribute('aria-current');
   show($('#versions-view'), true);
+  markBreakingVersions($('#versions-list'), app, type, versions);
 }
 
 function openVersion(route, versions) {
@@ -153,7 +155,10 @@ function openVersion(route, versions) {
     return;
   }
   state.shownVersion = schema.version;
-  renderVersionView($('#version-view'), { application: app, schema, onDelete: guarded('Not deleted', deleteVersion) });
+  renderVersionView($('#version-view'), {
+    application: app, schema, versions, scope: scope(),
+    onDelete: guarded('Not deleted', deleteVersion), onUnauthenticated: showError,
+  });
   showContent('version-view');
   if (route.tab) $(`#version-view [role="tab"][data-tab="${CSS.escape(route.tab)}"]`)?.click();
   focusHeading(route.view === 'type' ? $('#versions-view') : $('#version-view'));
