@@ -77,6 +77,12 @@ def open_version_tab(tab, css):
     return open_tab
 
 
+def open_policy_form(p):
+    open_version_tab("policy", "#policy-edit")(p)
+    p.click("#policy-edit")
+    p.visible("#policy-mode")
+
+
 def open_publish_editor(p):
     open_workspace(p)
     p.click("#new-version")
@@ -119,6 +125,9 @@ VIEWS = [
     View("version-form", open_version_form),
     View("version-json", open_version_tab("json", ".json-view")),
     View("version-text", open_version_tab("text", ".raw-view")),
+    View("version-changes", open_version_tab("changes", "#diff-table")),
+    View("version-policy", open_version_tab("policy", "#policy-facts")),
+    View("version-policy-form", open_policy_form),
     View("publish-editor", open_publish_editor),
     View("publish-dialog", open_publish_dialog, full_page=False),
     View("delete-dialog", open_delete_dialog, full_page=False),
