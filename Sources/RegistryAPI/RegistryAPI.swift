@@ -20,10 +20,11 @@ public final class RegistryAPI: Sendable {
     /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `applyChange`.
     public let waitingRoom: WaitingRoom
 
+    /// - Parameter store: nil for a handler that never reads the store (every read is a 503).
     /// - Parameter operationalRoutes: serve `/healthz`, `/readyz` and `/metrics` here; false
     ///   when they have an admin listener of their own (see `operationsOnly`).
     public convenience init(
-        store: any SchemaStore, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
+        store: (any SchemaStore)?, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
         caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings(),
         waitingRoom: WaitingRoom = WaitingRoom(capacity: 1000)
@@ -35,7 +36,7 @@ public final class RegistryAPI: Sendable {
     }
 
     private init(
-        store: any SchemaStore, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
+        store: (any SchemaStore)?, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
         caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), waitingRoom: WaitingRoom, routes: [Route]
     ) {
         self.waitingRoom = waitingRoom
@@ -125,7 +126,7 @@ public final class RegistryAPI: Sendable {
     /// A handler serving only the probes and metrics, for a separate admin listener.
     public static func operationsOnly(metrics: Metrics, operations: Operations, logger: Logger) -> RegistryAPI {
         RegistryAPI(
-            store: NoStore(), clock: WallClock.now, logger: logger, metrics: metrics, caching: CacheSettings(),
+            store: nil, clock: WallClock.now, logger: logger, metrics: metrics, caching: CacheSettings(),
             waitingRoom: WaitingRoom(capacity: 0), routes: operationalRoutes(metrics, operations))
     }
 

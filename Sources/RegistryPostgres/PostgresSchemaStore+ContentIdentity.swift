@@ -12,50 +12,19 @@ extension PostgresSchemaStore {
         }
     }
 
-    /// In one transaction: claim the idempotency key (if any), take the type's review lock and
-    /// then its counter row, and only then read the newest live version, in a statement of its
-    /// own so that under READ COMMITTED it sees every publish that committed before the locks
-    /// were granted. A concurrent identical request waits on them and then finds this one's
-    /// version. Finding one rolls everything back, so nothing is written; otherwise the
-    /// publish is the ordinary one (`publishReviewedAndAudited`): same review, policy veto and
-    /// audit event. The review lock comes first, in the order a reviewed publish takes both.
-    public func publishUnlessNewestIdentical(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> FindOrPublish {
-        let contentHash = CanonicalJSON.contentHash(jsonSchema)
-        do {
-            return try pool.perform(.write, conflict: { Self.publishConflict($0, attributesType: attributesType, version: version) }) {
-                connection in
-                try connection.transaction { () throws -> FindOrPublish in
-                    if let claim, let replayed = try Self.claim(claim, on: connection) {
-                        guard case .replayed(let body) = replayed else { throw RegistryError.internal() }
-                        return .replayed(body: body)
-                    }
-                    _ = try connection.execute(Self.serializeReviewedPublishes, [application.id, attributesType])
-                    let created = try connection.execute(Self.lockCounter, [application.id, attributesType]).rows.first?.bool(0) ?? false
-                    if !created, let newest = try connection.execute(Self.newestLive, [application.id, attributesType]).rows.first,
-                        try newest.bytea(3) == contentHash
-                    {
-                        throw FoundExisting(schema: try Self.version(newest, application: application, attributesType: attributesType))
-                    }
-                    // A counter row this transaction created says the type has no version yet,
-                    // and holds 1: the next free version is that 1, not one above it.
-                    let effective: VersionRequest = (created && version == .nextFree) ? .explicit(1) : version
-                    let (schema, body) = try Self.publishReviewedAndAudited(
-                        application: application, attributesType: attributesType, version: effective, jsonSchema: jsonSchema,
-                        by: actor, comparing: comparison, once: claim, response: response, on: connection)
-                    return .published(schema, body: body)
-                }
-            }
-        } catch let found as FoundExisting {
-            return .existing(found.schema)
+    /// Takes the type's review lock and then its counter row, and only then reads the newest
+    /// live version, in a statement of its own so that under READ COMMITTED it sees every
+    /// publish that committed before the locks were granted. The review lock comes first, in
+    /// the order a reviewed publish takes both. A counter row created here means the type has
+    /// no version yet; its newest is not read.
+    static func lockType(application: Application, attributesType: String, on connection: PGConnection) throws -> LockedType {
+        _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType])
+        let created = try connection.execute(lockCounter, [application.id, attributesType]).rows.first?.bool(0) ?? false
+        guard !created, let newest = try connection.execute(newestLive, [application.id, attributesType]).rows.first else {
+            return LockedType(isNew: created, newest: nil)
         }
-    }
-
-    /// Carries the version found out of the transaction, which rolls back on the way.
-    private struct FoundExisting: Error {
-        let schema: SchemaVersion
+        return LockedType(
+            isNew: false, newest: (try version(newest, application: application, attributesType: attributesType), try newest.bytea(3)))
     }
 
     private static func version(_ row: PGRow, application: Application, attributesType: String) throws(PGError) -> SchemaVersion {

@@ -104,14 +104,7 @@ private final class CountingStore: SchemaStore {
         return try store.schema(application: application, attributesType: attributesType, version: version)
     }
     func applications(accountID: Int64) throws -> [Application] { try store.applications(accountID: accountID) }
-    func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> IdempotentPublish {
-        try store.publish(
-            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-            comparing: comparison, once: claim, response: response)
-    }
+    func transaction<T>(_ body: (any PublishTransaction) throws -> T) throws -> T { try store.transaction(body) }
     func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? {
         try store.storedResponse(accountID: accountID, idempotencyKey: idempotencyKey)
     }
@@ -143,14 +136,6 @@ private final class CountingStore: SchemaStore {
     }
     func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion? {
         try store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash)
-    }
-    func publishUnlessNewestIdentical(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> FindOrPublish {
-        try store.publishUnlessNewestIdentical(
-            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-            comparing: comparison, once: claim, response: response)
     }
     func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
         try store.changes(application: application, after: cursor, limit: limit)

@@ -62,7 +62,7 @@ import Testing
 /// (`RegistryAPI.applyChange`), so this goes through the same entry point as the listener.
 @Suite struct FeedNotificationTests {
     @Test func aFeedNotificationKeepsTheCaches() {
-        let api = RegistryAPI(store: NoStore(), caching: CacheSettings(responseBytes: 1 << 20))
+        let api = RegistryAPI(store: nil, caching: CacheSettings(responseBytes: 1 << 20))
         let key = LatestVersions.Key(applicationID: 1, attributesType: "Kept")
         api.caches.latest.remember(3, for: key, readAt: api.caches.latest.generation(key))
         api.applyChange(notification: "feed|1")

@@ -31,6 +31,14 @@ public struct IdempotencyClaim: Sendable {
         self.key = key
         self.requestHash = requestHash
     }
+
+    /// What this request gets when its key was used before: the original response when the
+    /// request body is the same, else a 409. The one place a reused key is decided, whether
+    /// found before publishing or when claiming the key inside the publish's transaction.
+    public func replay(_ stored: StoredResponse) throws(RegistryError) -> [UInt8] {
+        guard stored.requestHash == requestHash else { throw IdempotencyKey.mismatch(key) }
+        return stored.body
+    }
 }
 
 /// A Create answered before under a key.

@@ -4,7 +4,10 @@
 ///
 /// Correctness under concurrency is the implementation's job and must come from the database,
 /// because several replicas share one store.
-public protocol SchemaStore: Sendable {
+///
+/// Publishing is not a call of its own: the store opens a transaction (`PublishingStore`) and
+/// the domain's publish operation (`PublishOperation.swift`) runs its steps inside it.
+public protocol SchemaStore: PublishingStore, Sendable {
     /// The live (unrevoked, unexpired) token with this SHA-256 hash, or nil. Notes the day of
     /// use (at most one write per token and day).
     func token(forTokenHash hash: [UInt8]) throws -> TokenGrant?
@@ -14,22 +17,6 @@ public protocol SchemaStore: Sendable {
 
     /// The applications of an account, ordered by code.
     func applications(accountID: Int64) throws -> [Application]
-
-    /// Publishes in one transaction that commits only if `response(publication)` returns: when
-    /// it throws (new problems under `requireCompatible` or a rejecting policy), nothing is
-    /// written. The publication carries the type's policy and what to compare with
-    /// (`ComparisonBasis`, as much as `comparison` asks for), read after the type's review lock
-    /// when the review may refuse. The same transaction writes the `publish` audit event with
-    /// the answer's details, and records `actor` as the version's publisher. With a `claim`,
-    /// publishes at most once per key: the key is claimed in the same transaction and the
-    /// response recorded under it, so a concurrent or later request with the same key and body
-    /// gets `.replayed` with that response; another body is a 409. Throws `.alreadyExists` when
-    /// the (type, version) pair was ever published (deleted versions included) and
-    /// `.invalidArgument` when no version is free.
-    func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> IdempotentPublish
 
     /// The response recorded under an account's key in the last 24 hours, if any.
     func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse?
@@ -76,38 +63,10 @@ public protocol SchemaStore: Sendable {
     /// is `contentHash`, or nil.
     func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion?
 
-    /// Publishes like `publish(…once:response:)` (same review, policy and audit event, in one
-    /// transaction) unless the type's newest live version has the content identity of
-    /// `jsonSchema`: then returns it and writes nothing. Decided under the type's counter lock,
-    /// so concurrent identical requests on any replicas publish once.
-    func publishUnlessNewestIdentical(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> FindOrPublish
-
     /// The application's change events after `cursor`, oldest first, at most `limit`: only
     /// those every earlier transaction has already committed, so none is ever skipped.
     func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage
 
     /// The position of "now": every event final at this moment is before it.
     func currentChangeCursor() throws -> ChangeCursor
-}
-
-extension SchemaStore {
-    /// Publishes with nothing to review: the answer is empty and the audit event has no
-    /// details. Returns the version with what it was compared with.
-    public func publish(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison = Comparison(limit: 100)
-    ) throws -> Publication {
-        var published: Publication?
-        _ = try publish(
-            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-            comparing: comparison, once: nil, response: { publication in
-                published = publication
-                return PublishAnswer(body: [], auditDetails: [:])
-            })
-        guard let published else { throw RegistryError.internal("publish returned no version") }
-        return published
-    }
 }

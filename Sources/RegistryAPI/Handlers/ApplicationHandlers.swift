@@ -6,7 +6,7 @@ import Registry
 /// asking for a code.
 enum ApplicationHandlers {
     static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let applications = try call.store.applications(accountID: call.accountID ?? -1).filter { application in
+        let applications = try call.store.run({ try $0.applications(accountID: call.accountID ?? -1) }).filter { application in
             call.token?.reaches(application) ?? false
         }
         let items: [JSONValue] = applications.map { application in

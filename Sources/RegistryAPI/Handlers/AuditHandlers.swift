@@ -20,10 +20,10 @@ enum AuditHandlers {
             token.isEmpty ? nil : try AuditPageToken.decode(token)
         }
         let application = try call.application(code: code)
-        var events = try call.store.auditEvents(
+        var events = try call.store.run({ try $0.auditEvents(
             AuditQuery(
                 order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
-                until: until, cursor: cursor, limit: pageSize + 1))
+                until: until, cursor: cursor, limit: pageSize + 1)) })
         var body: JSONObject = [:]
         if events.count > pageSize {
             events.removeLast(events.count - pageSize)

@@ -27,7 +27,7 @@ enum ChangeHandlers {
         if let requested {
             cursor = requested
         } else {
-            cursor = after == "now" ? try call.store.currentChangeCursor() : .start
+            cursor = after == "now" ? try call.store.run({ try $0.currentChangeCursor() }) : .start
         }
         let reader = Reader(
             call: call, application: application, cursor: cursor, pageSize: pageSize,
@@ -50,7 +50,7 @@ enum ChangeHandlers {
         /// between the read and the parking wakes the request at once.
         func look(firstTime: Bool) throws(RegistryError) -> HandlerAnswer {
             let ticket = call.waitingRoom.ticket(key)
-            let page = try call.store.changes(application: application, after: cursor, limit: pageSize)
+            let page = try call.store.run({ try $0.changes(application: application, after: cursor, limit: pageSize) })
             let now = ContinuousClock.now
             guard page.events.isEmpty, now < deadline else { return .respond(response(page)) }
             let wakeAt = page.pending ? min(deadline, now + pendingRetry) : deadline
@@ -63,7 +63,7 @@ enum ChangeHandlers {
                         case .full where firstTime:
                             return .respond(ErrorResponse.make(tooManyWaiting))
                         case .full, .answerNow:
-                            return .respond(response(try call.store.changes(application: application, after: cursor, limit: pageSize)))
+                            return .respond(response(try call.store.run({ try $0.changes(application: application, after: cursor, limit: pageSize) })))
                         }
                     } catch {
                         return .respond(ErrorResponse.make(error))

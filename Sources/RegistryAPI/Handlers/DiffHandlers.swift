@@ -13,20 +13,20 @@ enum DiffHandlers {
             text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
         }
         let newer = try SchemaHandlers.found(
-            call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+            call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
         let earlier: SchemaVersion
         if let requested {
             earlier = try SchemaHandlers.found(
-                call.store.schema(application: application, attributesType: attributesType, version: requested),
+                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: requested) }),
                 attributesType, requested)
         } else {
             // The list order is version descending within a type: the first live version after
             // this one is the previous live version.
             guard
-                let previous = try call.store.list(
+                let previous = try call.store.run({ try $0.list(
                     application: application, attributesType: attributesType,
                     after: ListCursor(attributesType: attributesType, version: version), limit: 1
-                ).first
+                ) }).first
             else {
                 throw .notFound(
                     "attributesType \(JSONWriter.string(.string(attributesType))) has no live version before \(version) to compare with; pass against")

@@ -18,7 +18,7 @@ enum FormHandlers {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .form)
         return CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try SchemaHandlers.found(
-                call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
             let render = { () throws(RegistryError) in
                 FormJSON.body(try schema.document(), application: application.code, attributesType: attributesType, version: version)
             }

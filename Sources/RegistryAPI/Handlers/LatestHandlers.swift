@@ -48,7 +48,7 @@ enum LatestHandlers {
         throws(RegistryError) -> Int32
     {
         let generation = call.caches.latest.generation(key)
-        guard let newest = try call.store.list(application: application, attributesType: attributesType, after: nil, limit: 1).first
+        guard let newest = try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: nil, limit: 1) }).first
         else {
             throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no live version")
         }

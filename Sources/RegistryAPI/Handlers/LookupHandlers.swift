@@ -10,9 +10,9 @@ enum LookupHandlers {
         let request = try PublishRequest(call.body())
         let application = try call.application(code: request.applicationCode)
         guard
-            let schema = try call.store.newestIdentical(
+            let schema = try call.store.run({ try $0.newestIdentical(
                 application: application, attributesType: request.attributesType,
-                contentHash: CanonicalJSON.contentHash(request.jsonSchema))
+                contentHash: CanonicalJSON.contentHash(request.jsonSchema)) })
         else {
             throw .notFound(
                 "attributesType \(JSONWriter.string(.string(request.attributesType))) has no live version with this content")

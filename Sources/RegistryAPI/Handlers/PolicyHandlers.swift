@@ -9,7 +9,7 @@ enum PolicyHandlers {
     static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType) = try address(call)
         return respond(
-            try call.store.compatibilityPolicy(application: application, attributesType: attributesType),
+            try call.store.run({ try $0.compatibilityPolicy(application: application, attributesType: attributesType) }),
             application: application, attributesType: attributesType)
     }
 
@@ -18,18 +18,18 @@ enum PolicyHandlers {
         let (application, attributesType) = try address(call)
         let policy = try PolicyRequest.policy(body)
         return respond(
-            try call.store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor),
+            try call.store.run({ try $0.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor) }),
             application: application, attributesType: attributesType)
     }
 
     static func remove(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType) = try address(call)
-        guard try call.store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor) else {
+        guard try call.store.run({ try $0.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor) }) else {
             let owner = attributesType.map { "attributesType \(JSONWriter.string(.string($0)))" } ?? "the application"
             throw .notFound("\(owner) has no compatibility policy of its own")
         }
         return respond(
-            try call.store.compatibilityPolicy(application: application, attributesType: attributesType),
+            try call.store.run({ try $0.compatibilityPolicy(application: application, attributesType: attributesType) }),
             application: application, attributesType: attributesType)
     }
 

@@ -40,7 +40,7 @@ enum PushHandlers {
             version = try LatestHandlers.newestVersion(call, application, attributesType)
         }
         let schema = try SchemaHandlers.found(
-            call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+            call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
         let result = PushValueChecker.check(
             try schema.document(), event: event, contentState: state, attributes: attributes)
         guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
@@ -81,10 +81,10 @@ enum PushHandlers {
     ) throws(RegistryError) -> SchemaVersion {
         if let version {
             return try SchemaHandlers.found(
-                call.store.schema(application: application, attributesType: attributesType, version: version),
+                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }),
                 attributesType, version)
         }
-        guard let newest = try call.store.list(application: application, attributesType: attributesType, after: nil, limit: 1).first
+        guard let newest = try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: nil, limit: 1) }).first
         else {
             throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
         }

@@ -18,8 +18,8 @@ enum SchemaHandlers {
         guard let pageSize else {
             return try SchemaListStream.response(call, application: application, attributesType: attributesType, after: cursor)
         }
-        var rows = try call.store.list(
-            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1)
+        var rows = try call.store.run({ try $0.list(
+            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) })
         var nextToken: String?
         if rows.count > pageSize {
             rows.removeLast(rows.count - pageSize)
@@ -44,7 +44,7 @@ enum SchemaHandlers {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
         return CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
             let schema = try found(
-                call.store.schema(application: application, attributesType: attributesType, version: version), attributesType, version)
+                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
             return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
         }
     }
@@ -62,8 +62,8 @@ enum SchemaHandlers {
         var claim: IdempotencyClaim?
         if let key, let accountID = call.accountID {
             let keyClaim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
-            if let stored = try call.store.storedResponse(accountID: accountID, idempotencyKey: key) {
-                return try replay(stored, claim: keyClaim)
+            if let stored = try call.store.run({ try $0.storedResponse(accountID: accountID, idempotencyKey: key) }) {
+                return replayResponse(try keyClaim.replay(stored))
             }
             claim = keyClaim
         }
@@ -103,19 +103,13 @@ enum SchemaHandlers {
         }
     }
 
-    /// A retry with a known key: the original answer when the body is the same, else a 409.
-    private static func replay(_ stored: StoredResponse, claim: IdempotencyClaim) throws(RegistryError) -> HTTPResponse {
-        guard stored.requestHash == claim.requestHash else { throw IdempotencyKey.mismatch(claim.key) }
-        return replayResponse(stored.body)
-    }
-
     static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
     static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try versionAddress(call)
-        guard try call.store.delete(application: application, attributesType: attributesType, version: version, by: call.actor)
+        guard try call.store.run({ try $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor) })
         else {
             throw notFound(attributesType, version)
         }

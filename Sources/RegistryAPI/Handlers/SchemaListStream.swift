@@ -38,8 +38,8 @@ final class SchemaListStream: HTTPBodyStream {
         throws(RegistryError) -> HTTPResponse
     {
         let headers = [("Content-Type", "application/json")]
-        var rows = try call.store.list(
-            application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1)
+        var rows = try call.store.run({ try $0.list(
+            application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1) })
         guard rows.count > firstBatchRows else {
             return HTTPResponse(status: 200, headers: headers, body: SchemaJSON.listBody(rows, nextPageToken: nil))
         }
@@ -57,7 +57,7 @@ final class SchemaListStream: HTTPBodyStream {
     func next() throws -> [UInt8]? {
         var position = self.position.withLock { $0 }
         guard !position.done else { return nil }
-        let rows = try store.list(application: application, attributesType: attributesType, after: position.cursor, limit: position.rows)
+        let rows = try store.run({ try $0.list(application: application, attributesType: attributesType, after: position.cursor, limit: position.rows) })
         var out: [UInt8] = []
         Self.append(rows, to: &out, leadingComma: true)
         if rows.count < position.rows {

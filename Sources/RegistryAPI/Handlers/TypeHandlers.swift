@@ -20,8 +20,8 @@ enum TypeHandlers {
             token.isEmpty ? nil : try TypePageToken.decode(token)
         }
         let application = try call.application(code: code)
-        var rows = try call.store.types(
-            application: application, filter: TypeFilter(prefix: prefix, after: after), limit: pageSize.map { $0 + 1 })
+        var rows = try call.store.run({ try $0.types(
+            application: application, filter: TypeFilter(prefix: prefix, after: after), limit: pageSize.map { $0 + 1 }) })
         var body: JSONObject = [:]
         var nextToken: String?
         if let pageSize, rows.count > pageSize {

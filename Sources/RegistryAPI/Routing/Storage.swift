@@ -4,16 +4,28 @@ import Registry
 /// to throw `RegistryError`s already; anything else is a bug there, answered as a plain 500
 /// without leaking its text.
 ///
+/// Calls that read no cache go straight to the store through `run`, so the store's protocol is
+/// written once (`SchemaStore`); only the calls that read or move a cache are wrapped here.
 /// Only handler threads call the store (it blocks). Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and leave a miss to a handler thread.
 struct Storage: Sendable {
-    let store: any SchemaStore
+    /// Nil behind an operations-only listener, which has no route that reads schemas: every
+    /// call is then a 503.
+    private let store: (any SchemaStore)?
     let metrics: Metrics
     let caches: Caches
 
-    private func run<T>(_ body: () throws -> T) throws(RegistryError) -> T {
+    init(store: (any SchemaStore)?, metrics: Metrics, caches: Caches) {
+        self.store = store
+        self.metrics = metrics
+        self.caches = caches
+    }
+
+    /// Runs `body` on the store, counting its failures in the metrics.
+    func run<T>(_ body: (any SchemaStore) throws -> T) throws(RegistryError) -> T {
         do {
-            return try body()
+            guard let store else { throw RegistryError.unavailable("this listener serves probes and metrics only") }
+            return try body(store)
         } catch let error as RegistryError {
             switch error.code {
             case .unavailable: metrics.recordDatabaseError(kind: "unavailable")
@@ -50,7 +62,7 @@ struct Storage: Sendable {
     /// when it is unknown, revoked or expired.
     func loadToken(forTokenHash hash: [UInt8], now: Double) throws(RegistryError) -> TokenGrant? {
         let key = DigestKey(bytes: hash)
-        guard let grant = try run({ try store.token(forTokenHash: hash) }) else {
+        guard let grant = try run({ try $0.token(forTokenHash: hash) }) else {
             caches.failedTokens.store(true, for: key)
             return nil
         }
@@ -65,7 +77,7 @@ struct Storage: Sendable {
 
     /// Reads the application from the store and remembers it.
     func loadApplication(code: String) throws(RegistryError) -> Application? {
-        guard let application = try run({ try store.application(code: code) }) else { return nil }
+        guard let application = try run({ try $0.application(code: code) }) else { return nil }
         caches.applications.store(application, for: ExactName(code))
         return application
     }
@@ -73,10 +85,6 @@ struct Storage: Sendable {
     func application(code: String) throws(RegistryError) -> Application? {
         if let cached = cachedApplication(code: code) { return cached }
         return try loadApplication(code: code)
-    }
-
-    func applications(accountID: Int64) throws(RegistryError) -> [Application] {
-        try run { try store.applications(accountID: accountID) }
     }
 
     /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
@@ -91,64 +99,10 @@ struct Storage: Sendable {
     ) throws(RegistryError) -> IdempotentPublish {
         defer { forgetNewest(application, attributesType) }
         return try run {
-            try store.publish(
+            try $0.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
                 comparing: comparison, once: claim, response: response)
         }
-    }
-
-    func storedResponse(accountID: Int64, idempotencyKey: String) throws(RegistryError) -> StoredResponse? {
-        try run { try store.storedResponse(accountID: accountID, idempotencyKey: idempotencyKey) }
-    }
-
-    func schema(application: Application, attributesType: String, version: Int32) throws(RegistryError) -> SchemaVersion? {
-        try run { try store.schema(application: application, attributesType: attributesType, version: version) }
-    }
-
-    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?)
-        throws(RegistryError) -> [SchemaVersion]
-    {
-        try run { try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit) }
-    }
-
-    func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
-        throws(RegistryError) -> ComparisonBasis
-    {
-        try run { try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison) }
-    }
-
-    func compatibilityPolicy(application: Application, attributesType: String?) throws(RegistryError) -> EffectivePolicy {
-        try run { try store.compatibilityPolicy(application: application, attributesType: attributesType) }
-    }
-
-    func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor)
-        throws(RegistryError) -> EffectivePolicy
-    {
-        try run { try store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: actor) }
-    }
-
-    func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws(RegistryError) -> Bool {
-        try run { try store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor) }
-    }
-
-    func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws(RegistryError)
-        -> Bool
-    {
-        try run { try store.delete(application: application, attributesType: attributesType, version: version, by: actor) }
-    }
-
-    func auditEvents(_ query: AuditQuery) throws(RegistryError) -> [AuditEvent] {
-        try run { try store.auditEvents(query) }
-    }
-
-    func types(application: Application, filter: TypeFilter, limit: Int?) throws(RegistryError) -> [TypeSummary] {
-        try run { try store.types(application: application, filter: filter, limit: limit) }
-    }
-
-    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws(RegistryError)
-        -> SchemaVersion?
-    {
-        try run { try store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash) }
     }
 
     func publishUnlessNewestIdentical(
@@ -158,17 +112,9 @@ struct Storage: Sendable {
     ) throws(RegistryError) -> FindOrPublish {
         defer { forgetNewest(application, attributesType) }
         return try run {
-            try store.publishUnlessNewestIdentical(
+            try $0.publishUnlessNewestIdentical(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
                 comparing: comparison, once: claim, response: response)
         }
-    }
-
-    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws(RegistryError) -> ChangePage {
-        try run { try store.changes(application: application, after: cursor, limit: limit) }
-    }
-
-    func currentChangeCursor() throws(RegistryError) -> ChangeCursor {
-        try run { try store.currentChangeCursor() }
     }
 }

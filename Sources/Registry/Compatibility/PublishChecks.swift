@@ -1,0 +1,64 @@
+/// The checks of a schema about to be published, made on what is known of it: its
+/// compatibility report against earlier live versions, which refuses the publish when it finds
+/// new problems under `requireCompatible` or a policy that rejects, and warnings that never
+/// refuse (a worst-case start payload that cannot fit APNs' 4 KB, a type name no Swift type can
+/// have, names that may be mistaken for others, `type` values that are not JSON Schema type
+/// names).
+public struct PublishChecks: Sendable {
+    public let compatibility: CompatibilityReport
+    public let warnings: [JSONValue]
+
+    /// Throws the 409 of a refusal.
+    public init(
+        _ document: SchemaDocument, attributesType: String, compatibility: CompatibilityReport, requireCompatible: Bool
+    ) throws(RegistryError) {
+        if !compatibility.isCompatible, requireCompatible || compatibility.policy.enforce == .reject {
+            throw Self.refusal(compatibility, requested: requireCompatible)
+        }
+        self.compatibility = compatibility
+        let named = [SwiftTypeName.warning(about: attributesType)].compactMap { $0 }
+            + LookalikeNames.warnings(attributesType: attributesType, document: document)
+            + SchemaTypeNames.warnings(in: document)
+        warnings = Self.payloadWarnings(document, attributesType: attributesType)
+            + named.map { ["path": .string($0.path), "message": .string($0.message)] }
+    }
+
+    /// The 409: the message names each new problem once, with the versions it concerns; the
+    /// report itself is the error's one detail.
+    static func refusal(_ report: CompatibilityReport, requested: Bool) -> RegistryError {
+        let findings = report.groups.filter(\.isNew).map { group in
+            "\(group.path) (\(group.kind.rawValue), against version\(group.versions.count == 1 ? "" : "s") \(group.versions.map(String.init).joined(separator: ", ")))"
+        }
+        let reason = requested
+            ? "requireCompatible: the schema is not compatible with earlier versions"
+            : "the compatibility policy of this type (\(report.policy.mode.rawValue), reject) refuses the schema"
+        var detail: JSONObject = ["@type": "compatibility_report"]
+        if case .object(let fields) = report.jsonValue { detail.members += fields.members }
+        return RegistryError(
+            code: .alreadyExists, message: reason + ": " + findings.joined(separator: "; "),
+            details: [.object(detail)])
+    }
+
+    private static func payloadWarnings(_ document: SchemaDocument, attributesType: String) -> [JSONValue] {
+        let limit = LiveActivityPreview.maxPayloadBytes
+        if let worst = PayloadSizeEstimator.worstCaseStartPayloadBytes(of: document, attributesType: attributesType), worst > limit {
+            return [[
+                "path": "jsonSchema",
+                "message": .string("a start push with the longest values this schema allows is \(worst) bytes, over APNs' \(limit)-byte limit"),
+            ]]
+        }
+        if let content = PayloadSizeEstimator.maxContentStateBytes(of: document), content > limit {
+            return [[
+                "path": "jsonSchema.properties",
+                "message": .string("the content state alone can reach \(content) bytes, over APNs' \(limit)-byte payload limit"),
+            ]]
+        }
+        return []
+    }
+
+    /// What the publish's audit event records: the compatibility verdict, with the problems
+    /// that were accepted when it was not compatible.
+    public var auditDetails: JSONObject {
+        ["compatibility": compatibility.jsonValue]
+    }
+}
