@@ -43,7 +43,7 @@ export class ApiError extends Error {
 
   /** Splits "jsonSchema.attributes.required[1]: is listed twice" into path and text. */
   get pathAndText() {
-    const match = /^([A-Za-z_$][\w$.\-]*(?:\[\d+\])*(?:\.[\w$\-]+(?:\[\d+\])*)*): (.+)$/s.exec(this.message);
+    const match = /^([A-Za-z_$][\w$.-]*(?:\[\d+\])*(?:\.[\w$-]+(?:\[\d+\])*)*): (.+)$/s.exec(this.message);
     return match ? { path: match[1], text: match[2] } : { path: null, text: this.message };
   }
 }

@@ -78,7 +78,7 @@ export function timeElement(text) {
 /** An error as a readable block: its kind ("Not found (HTTP 404, code 5)") and message. */
 export function errorBox(error, context) {
   const details = Array.isArray(error.details) && error.details.length
-    ? h('pre', { class: 'code small-print' }, JSON.stringify(error.details, null, 2)) : null;
+    ? h('pre', { class: 'code small-print', tabindex: 0 }, JSON.stringify(error.details, null, 2)) : null;
   return h('div', { class: 'error-box' },
     h('p', {}, h('strong', {}, context ? `${context}. ` : '', error.kind ?? 'Error'), ': ', error.message), details);
 }

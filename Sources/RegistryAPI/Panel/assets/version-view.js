@@ -48,7 +48,7 @@ export function renderVersionView(container, { application, schema, versions, sc
     publishReport(schema),
     tabs('version-tabs', [
       { id: 'form', label: 'Form', panel: formPanel },
-      { id: 'json', label: 'JSON', panel: h('pre', { class: 'code json-view' }, highlightedJSON(schema.json_schema)) },
+      { id: 'json', label: 'JSON', panel: h('pre', { class: 'code json-view', tabindex: 0 }, highlightedJSON(schema.json_schema)) },
       { id: 'text', label: 'Published text', panel: publishedText(schema.json_schema) },
       { id: 'changes', label: 'Changes', panel: changesPanel },
       { id: 'policy', label: 'Policy', panel: () => renderPolicyView({ application, attributesType, scope, onUnauthenticated }) },
@@ -69,7 +69,7 @@ function publishReport(schema) {
 function publishedText(text) {
   return h('div', {},
     h('div', { class: 'label-row' }, h('span', { class: 'muted' }, 'Exactly as published, byte for byte.'), copyButton(() => text)),
-    h('pre', { class: 'code raw-view' }, text));
+    h('pre', { class: 'code raw-view', tabindex: 0 }, text));
 }
 
 /**
