@@ -118,11 +118,30 @@ def open_audit_trail(p):
     p.visible("#audit-list .audit-event", "the audit events")
 
 
+def open_check_values(p):
+    """Values checked with :check, a problem shown beside its field."""
+    open_version_form(p)
+    p.type_into('#version-view [name="content-state.delayMinutes"]', "-3")
+    p.click("#check-values")
+    p.text_in("#check-values-result", "problem")
+
+
+def open_preview_push(p):
+    """A push previewed with live_activities:preview: headers, payload and its size."""
+    open_version_form(p)
+    p.type_into('#version-view [name="attributes.flightNumber"]', "LH 402")
+    p.type_into("#preview-bundle", "com.example.flights")
+    p.type_into("#preview-activity-id", "flight-LH402")
+    p.click("#preview-push")
+    p.text_in("#preview-result", "would be accepted")
+
 VIEWS = [
     View("sign-in", open_sign_in),
     View("sign-in-error", open_sign_in_error),
     View("type-search", open_type_search),
     View("version-form", open_version_form),
+    View("version-check-values", open_check_values),
+    View("version-preview-push", open_preview_push),
     View("version-json", open_version_tab("json", ".json-view")),
     View("version-text", open_version_tab("text", ".raw-view")),
     View("version-changes", open_version_tab("changes", "#diff-table")),
