@@ -121,6 +121,10 @@ public final class HTTPServer: Sendable {
         context.inFlight.load(ordering: .relaxed)
     }
 
+    /// How long `stop` lets the event loops send the answers of handlers that finished after
+    /// the grace period, before the daemons close every connection.
+    static let answerFlushTime = Duration.seconds(2)
+
     /// First step of a graceful shutdown: new connections are refused at once (the listening
     /// sockets leave the SO_REUSEPORT group), requests in progress continue, parked requests
     /// answer now, and later answers carry `Connection: close` so keep-alive clients reconnect
@@ -146,7 +150,8 @@ public final class HTTPServer: Sendable {
     /// Safe to call more than once: later calls return at once, without waiting for the first
     /// to finish. Past the deadline, new requests get the `shuttingDown` rejection, and
     /// handlers still running are waited for (a thread cannot be interrupted; MHD must not
-    /// stop with a connection suspended); their answers may be lost.
+    /// stop with a connection suspended); their answers then get up to `answerFlushTime` to
+    /// reach the socket (a request still receiving its body may hold that whole time).
     public func stop(graceSeconds: Double) {
         let first = lifecycle.withLock { state in
             defer { state.stopRequested = true }
@@ -161,6 +166,12 @@ public final class HTTPServer: Sendable {
         }
         context.handlerThreads.stopAccepting()
         context.handlerThreads.drain()
+        // The handlers that were still running have answered; their connections were resumed
+        // on the event loops, which need a moment to send those answers before the daemons stop.
+        let flushDeadline = clock.now.advanced(by: Self.answerFlushTime)
+        while inFlightRequests > 0 && clock.now < flushDeadline {
+            usleep(2_000)
+        }
         let (daemons, sockets) = lifecycle.withLock { state in
             let taken = (state.daemons, state.quiescedSockets)
             state.daemons = []

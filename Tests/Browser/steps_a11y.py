@@ -18,7 +18,7 @@ from typing import Callable
 
 from harness import *  # noqa: F403
 from a11y_checks import FOCUS_PROBE, axe_violations, focus_ring_problem, focus_ring_problems, set_scheme
-from steps_shell import search
+from steps_shell import UNAVAILABLE, go, hash_segment, issue_token, search, type_hash
 
 TOKEN_KEY = "schema-registry.token"
 WIDTHS = [(1280, 900, False), (390, 844, True)]  # (width, height, mobile)
@@ -135,6 +135,30 @@ def open_preview_push(p):
     p.click("#preview-push")
     p.text_in("#preview-result", "would be accepted")
 
+def open_unavailable(p):
+    """A 503 from the registry: the failure and its Retry button in the pane."""
+    open_workspace(p)
+    go(p, "#/app/" + hash_segment(APP))
+    p.visible("#welcome-view")
+    p.js(UNAVAILABLE)  # undone by the next view's reload
+    p.click(f'#types-list .type-button[data-type="{A11Y_TYPE}"]')
+    p.visible("#status-view button.retry", "Retry after a 503")
+
+
+READ_TOKEN = None  # issued on first use
+
+
+def open_read_only_version(p):
+    """A version page as a read-only token sees it: no publish, no delete, no policy form."""
+    global READ_TOKEN
+    READ_TOKEN = READ_TOKEN or issue_token("read")
+    p.driver.get(BASE + "/panel/")
+    p.js("sessionStorage.setItem(arguments[0], arguments[1])", TOKEN_KEY, READ_TOKEN)
+    go(p, type_hash(A11Y_TYPE, "version", 2))
+    p.driver.refresh()  # a fragment change alone would not load the page with the new token
+    p.text_in("#version-title", f"{A11Y_TYPE} version 2")
+    p.wait(lambda d: p.js("return document.body.dataset.scope") == "read", "the read scope")
+
 VIEWS = [
     View("sign-in", open_sign_in),
     View("sign-in-error", open_sign_in_error),
@@ -151,6 +175,8 @@ VIEWS = [
     View("publish-dialog", open_publish_dialog, full_page=False),
     View("delete-dialog", open_delete_dialog, full_page=False),
     View("audit-trail", open_audit_trail),
+    View("unavailable-retry", open_unavailable),
+    View("read-only-version", open_read_only_version),
 ]
 
 

@@ -41,7 +41,7 @@ private final class BackgroundRequest: Sendable {
 
     init(port: Int, target: String) {
         Thread.detachNewThread { [self] in
-            let status = (try? RawHTTPClient.send(port: port, target: target, timeoutSeconds: 10).status) ?? -1
+            let status = (try? RawHTTPClient.send(port: port, target: target, timeoutSeconds: 60).status) ?? -1
             result.withLock { $0 = status }
             finished.signal()
         }

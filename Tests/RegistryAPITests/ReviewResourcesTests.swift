@@ -71,8 +71,8 @@ import Testing
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 0)
         let release = DispatchSemaphore(value: 0)
         let done = holdPermit(gate, release: release)
-        #expect(throws: HeavyWorkGate.busy.error) { try gate.run { () throws(RegistryError) in 1 } }
-        let answer = ErrorResponse.make(HeavyWorkGate.busy.error)
+        #expect(throws: HeavyWorkGate.busy) { try gate.run { () throws(RegistryError) in 1 } }
+        let answer = ErrorResponse.make(HeavyWorkGate.busy)
         #expect(answer.status == 503)
         #expect(answer.headers.contains { $0.name == "Retry-After" })
         #expect(try gate.run(heavy: false) { () throws(RegistryError) in 2 } == 2)

@@ -24,11 +24,15 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
     /// Machine-readable detail objects for the body's `details` (a refused publish's
     /// compatibility report); usually none.
     public let details: [JSONValue]
+    /// When the same request is expected to succeed again, after how many seconds (gRPC's
+    /// `RetryInfo`): a refusal because the server is momentarily full, not because of the request.
+    public let retryAfterSeconds: Int?
 
-    public init(code: GRPCCode, message: String, details: [JSONValue] = []) {
+    public init(code: GRPCCode, message: String, details: [JSONValue] = [], retryAfterSeconds: Int? = nil) {
         self.code = code
         self.message = message
         self.details = details
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public var description: String { "\(code): \(message)" }
@@ -52,8 +56,8 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
     public static func alreadyExists(_ message: String) -> RegistryError {
         RegistryError(code: .alreadyExists, message: message)
     }
-    public static func unavailable(_ message: String) -> RegistryError {
-        RegistryError(code: .unavailable, message: message)
+    public static func unavailable(_ message: String, retryAfterSeconds: Int? = nil) -> RegistryError {
+        RegistryError(code: .unavailable, message: message, retryAfterSeconds: retryAfterSeconds)
     }
     public static func `internal`(_ message: String = "internal error") -> RegistryError {
         RegistryError(code: .internal, message: message)

@@ -87,7 +87,8 @@ enum ChangeHandlers {
         }
     }
 
-    static let tooManyWaiting = APIRefusal.busy("wait: too many requests are waiting for changes; retry shortly")
+    static let tooManyWaiting = RegistryError.unavailable(
+        "wait: too many requests are waiting for changes; retry shortly", retryAfterSeconds: 1)
 
     /// An optional integer query parameter within `range`.
     private static func integer(_ text: String?, _ field: FieldName, range: ClosedRange<Int>, default value: Int)

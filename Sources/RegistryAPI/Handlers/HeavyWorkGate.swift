@@ -38,12 +38,12 @@ final class HeavyWorkGate: @unchecked Sendable {
             running += 1
             return
         }
-        guard waiting < maxWaiting else { throw Self.busy.error }
+        guard waiting < maxWaiting else { throw Self.busy }
         waiting += 1
         defer { waiting -= 1 }
         let deadline = Date(timeIntervalSinceNow: maxWaitSeconds)
         while running >= permits {
-            if !condition.wait(until: deadline), running >= permits { throw Self.busy.error }
+            if !condition.wait(until: deadline), running >= permits { throw Self.busy }
         }
         running += 1
     }
@@ -55,6 +55,6 @@ final class HeavyWorkGate: @unchecked Sendable {
         condition.unlock()
     }
 
-    static let busy = APIRefusal.busy(
-        "the server is busy with compatibility reviews and large forms; retry in a moment")
+    static let busy = RegistryError.unavailable(
+        "the server is busy with compatibility reviews and large forms; retry in a moment", retryAfterSeconds: 1)
 }

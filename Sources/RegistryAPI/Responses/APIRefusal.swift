@@ -8,9 +8,6 @@ enum APIRefusal: Sendable, Equatable {
     case methodNotAllowed(method: String, allow: [String])
     /// The request body is over the configured limit: 413.
     case bodyTooLarge(limit: Int)
-    /// Too many requests of one kind at once: 503 with `Retry-After: 1`, because the same
-    /// request is expected to succeed a moment later.
-    case busy(String)
 
     /// The code and message the body carries.
     var error: RegistryError {
@@ -19,8 +16,6 @@ enum APIRefusal: Sendable, Equatable {
             RegistryError(code: .unimplemented, message: "method \(ClientText.shown(method)) is not allowed here")
         case .bodyTooLarge(let limit):
             RegistryError(code: .resourceExhausted, message: "request body is larger than \(limit) bytes")
-        case .busy(let message):
-            .unavailable(message)
         }
     }
 
@@ -29,11 +24,6 @@ enum APIRefusal: Sendable, Equatable {
         switch self {
         case .methodNotAllowed(_, let allow): [("Allow", allow.joined(separator: ", "))]
         case .bodyTooLarge: []
-        case .busy: [("Retry-After", "1")]
         }
     }
-
-    /// The refusals handlers throw as their `error` (handlers throw only `RegistryError`), so
-    /// that `ErrorResponse` can find them again and add their headers.
-    static let thrown: [APIRefusal] = [HeavyWorkGate.busy]
 }

@@ -2,7 +2,7 @@ import HTTPServer
 import Registry
 
 /// The one place errors become responses: the HTTP status of each gRPC code, the headers an
-/// `APIRefusal` carries, and the gateway's body shape
+/// error or `APIRefusal` carries, and the gateway's body shape
 /// `{"code": <gRPC code>, "message": "…", "details": […]}`, details usually empty.
 enum ErrorResponse {
     /// The status each code answers with. The switch is exhaustive, so a new code cannot be
@@ -21,11 +21,9 @@ enum ErrorResponse {
         }
     }
 
-    /// A domain error; a refusal thrown through the handlers as a `RegistryError` gets its
-    /// headers back.
+    /// A domain error; its retry hint becomes `Retry-After`.
     static func make(_ error: RegistryError) -> HTTPResponse {
-        if let refusal = APIRefusal.thrown.first(where: { $0.error == error }) { return make(refusal) }
-        return make(error, headers: [])
+        make(error, headers: error.retryAfterSeconds.map { [("Retry-After", String($0))] } ?? [])
     }
 
     static func make(_ refusal: APIRefusal) -> HTTPResponse {
