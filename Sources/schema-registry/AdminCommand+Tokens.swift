@@ -13,7 +13,7 @@ extension AdminCommand {
     static func issueToken(_ arguments: Arguments, admin: AdminStore) throws {
         let account = try arguments.requiredIntegerOption("account")
         let scope = try arguments.option("scope").map { text throws(UsageError) in
-            guard let scope = TokenScope(rawValue: text) else { throw UsageError("--scope must be read, publish or admin, got \"\(text)\"") }
+            guard let scope = TokenScope(exactly: text) else { throw UsageError("--scope must be read, publish or admin, got \"\(text)\"") }
             return scope
         } ?? defaultScope
         let codes = arguments.allValues("application")

@@ -50,7 +50,7 @@ public struct FormField: Sendable, Equatable {
 }
 
 /// What a field holds, in JSON terms; `any` when the schema does not pin one type.
-public enum FormFieldType: String, Sendable {
+public enum FormFieldType: String, Sendable, CaseIterable {
     case string, number, integer, boolean, object, array, any
 }
 

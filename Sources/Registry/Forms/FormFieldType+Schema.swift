@@ -29,6 +29,6 @@ extension FormFieldType {
 
     /// A JSON Schema type name; `any` is the form's own word, not one of them.
     private static func named(_ name: String) -> FormFieldType? {
-        FormFieldType(rawValue: name).flatMap { $0 == .any ? nil : $0 }
+        FormFieldType(exactly: name).flatMap { $0 == .any ? nil : $0 }
     }
 }

@@ -12,7 +12,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
 
     /// The action named `text`, or a 400 naming `field`.
     public static func parse(_ text: String, field: String) throws(RegistryError) -> AuditAction {
-        guard let action = AuditAction(rawValue: text) else {
+        guard let action = AuditAction(exactly: text) else {
             throw .invalidArgument("\(field): must be one of " + allCases.map(\.rawValue).joined(separator: ", "))
         }
         return action

@@ -1,5 +1,5 @@
 /// The `aps.event` of a Live Activity push: what it does to the activity on the device.
-public enum LiveActivityEvent: String, Sendable {
+public enum LiveActivityEvent: String, Sendable, CaseIterable {
     case start
     case update
     case end

@@ -114,7 +114,7 @@ extension FieldReader {
             return .start
         case .update:
             guard let text = requiredString("event", in: activity, path: path) else { return nil }
-            guard let event = LiveActivityEvent(rawValue: text), event != .start else {
+            guard let event = LiveActivityEvent(exactly: text), event != .start else {
                 if !text.isEmpty {
                     problems.append(.error(path, #"must be "update" or "end", not \#(ClientText.quoted(text))"#))
                 }

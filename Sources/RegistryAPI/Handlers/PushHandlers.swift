@@ -27,7 +27,7 @@ enum PushHandlers {
         let body = try call.body()
         let code = try body.requiredString(.application)
         let eventName = try body.requiredString(FieldName("event"))
-        guard let event = LiveActivityEvent(rawValue: eventName) else {
+        guard let event = LiveActivityEvent(exactly: eventName) else {
             throw .invalidArgument("event: must be \"start\", \"update\" or \"end\", not \(ClientText.quoted(eventName))")
         }
         let state = try object(body, contentState, required: true) ?? [:]

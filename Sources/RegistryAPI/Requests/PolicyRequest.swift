@@ -5,12 +5,12 @@ import Registry
 enum PolicyRequest {
     static func policy(_ body: BodyFields) throws(RegistryError) -> CompatibilityPolicy {
         let modeText = try body.requiredString(.mode)
-        guard let mode = CompatibilityPolicy.Mode(rawValue: modeText) else {
+        guard let mode = CompatibilityPolicy.Mode(exactly: modeText) else {
             throw .invalidArgument(
                 "mode: must be one of \(CompatibilityPolicy.Mode.allCases.map(\.rawValue).joined(separator: ", ")), not \(JSONWriter.string(.string(modeText)))")
         }
         let enforceText = try body.requiredString(.enforce)
-        guard let enforce = CompatibilityPolicy.Enforcement(rawValue: enforceText) else {
+        guard let enforce = CompatibilityPolicy.Enforcement(exactly: enforceText) else {
             throw .invalidArgument("enforce: must be warn or reject, not \(JSONWriter.string(.string(enforceText)))")
         }
         var floor: Int32 = 1
