@@ -1,3 +1,4 @@
+import Registry
 import Testing
 
 @testable import RegistryAPI

@@ -39,6 +39,25 @@ import Testing
         #expect(cache.statistics.entries > 0)
     }
 
+    @Test func anEntryCountsTheOutlinesBlocksItsKeyAndTheCachesBookkeeping() throws {
+        let cache = CompatibilityOutlineCache(capacityBytes: 1 << 20)
+        let text = Self.schema(1)
+        let outline = try #require(cache.compared(Self.earlier(1, text))).outline
+        let overhead = ByteBoundedCache<DigestKey, CompatibilityOutline>.entryOverhead
+        #expect(overhead >= MemoryLayout<DigestKey>.stride + MemoryLayout<CompatibilityOutline>.stride)
+        #expect(cache.statistics.bytes == outline.heapSize + HeapSize.of(SHA256.hash(text.utf8)) + overhead)
+    }
+
+    @Test func manyOutlinesStayWithinTheCapacityBookkeepingIncluded() {
+        let capacity = 64 << 10
+        let cache = CompatibilityOutlineCache(capacityBytes: capacity)
+        for index in 0..<2_000 { _ = cache.compared(Self.earlier(Int32(index + 1), Self.schema(index))) }
+        let figures = cache.statistics
+        #expect(figures.bytes <= capacity)
+        let perEntry = ByteBoundedCache<DigestKey, CompatibilityOutline>.entryOverhead + HeapSize.blockOverhead + 32
+        #expect(figures.entries * perEntry <= capacity, "\(figures.entries) entries cost more than the capacity")
+    }
+
     @Test func anOutlineTheStoreNeedNotReadStaysAtHandForTheReviewEvenIfEvicted() throws {
         let text = Self.schema(1)
         let cache = CompatibilityOutlineCache(capacityBytes: 2_000)

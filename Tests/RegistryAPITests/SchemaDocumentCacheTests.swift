@@ -22,11 +22,21 @@ import Testing
     }
 
     @Test func staysWithinItsBytesEvictingTheLeastRecentlyUsed() throws {
-        let capacity = Self.schema(99).utf8.count * SchemaDocumentCache.bytesPerTextByte * 4
+        let text = Self.schema(99)
+        let capacity = SchemaDocumentCache.cost(of: try SchemaRules.validate(text), for: DigestKey(bytes: SHA256.hash(text.utf8))) * 4
         let cache = SchemaDocumentCache(capacityBytes: capacity)
         for index in 0..<100 { _ = try cache.validated(Self.schema(index)) }
         #expect(cache.statistics.bytes <= capacity)
         #expect(cache.statistics.entries == 4)
+    }
+
+    @Test func anEntryCountsTheDocumentsBlocksItsKeyAndTheCachesBookkeeping() throws {
+        let cache = SchemaDocumentCache(capacityBytes: 1 << 20)
+        let validated = try cache.validated(Self.schema(1))
+        let overhead = ByteBoundedCache<DigestKey, SchemaDocument>.entryOverhead
+        #expect(overhead >= MemoryLayout<DigestKey>.stride + MemoryLayout<SchemaDocument>.stride)
+        #expect(validated.document.heapSize > Self.schema(1).utf8.count)
+        #expect(cache.statistics.bytes == validated.document.heapSize + HeapSize.of(validated.contentHash) + overhead)
     }
 
     @Test func textsThatBreakTheRulesAreRefusedAndNotRemembered() {

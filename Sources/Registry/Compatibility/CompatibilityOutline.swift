@@ -19,9 +19,9 @@ public struct CompatibilityOutline: Sendable, Equatable {
         attributes = OutlineField.sorted(form.attributes.fields)
     }
 
-    /// An estimate of the memory held, for byte-bounded caches.
-    public var estimatedBytes: Int {
-        (content + attributes).reduce(64) { $0 + $1.estimatedBytes }
+    /// What the outline holds on the heap, for caches that count their memory.
+    public var heapSize: Int {
+        OutlineField.heapSize(of: content) + OutlineField.heapSize(of: attributes)
     }
 }
 
@@ -62,12 +62,20 @@ public struct OutlineField: Sendable, Equatable {
         fields.map(OutlineField.init(field:)).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
-    var estimatedBytes: Int {
-        let own = 96 + name.utf8.count + path.utf8.count + (allowedValues?.count ?? 0) * 48
+    /// The blocks of `fields` and of everything in them.
+    static func heapSize(of fields: [OutlineField]) -> Int {
+        fields.reduce(HeapSize.of(fields)) { $0 + $1.heapSize }
+    }
+
+    /// The field's own blocks (its place in its parent's array is the parent's): its strings,
+    /// its enum values, and its children, which are boxed (`Children` is indirect).
+    var heapSize: Int {
+        var size = HeapSize.of(name) + HeapSize.of(path)
+        if let allowedValues { size += allowedValues.reduce(HeapSize.of(allowedValues)) { $0 + HeapSize.of($1) } }
         return switch children {
-        case .none: own
-        case .fields(let fields): fields.reduce(own) { $0 + $1.estimatedBytes }
-        case .item(let item): own + item.estimatedBytes
+        case .none: size
+        case .fields(let fields): size + HeapSize.boxOverhead + MemoryLayout<[OutlineField]>.stride + Self.heapSize(of: fields)
+        case .item(let item): size + HeapSize.boxOverhead + MemoryLayout<OutlineField>.stride + item.heapSize
         }
     }
 }

@@ -33,6 +33,13 @@ public struct SchemaDocument: Sendable, Equatable {
         self.definitions = definitions
     }
 
+    /// What the document holds on the heap, for caches that count their memory: the parsed
+    /// text (the parts split out of it share its blocks) and the definitions index.
+    public var heapSize: Int {
+        HeapSize.of(root) + HeapSize.of(attributesRequired)
+            + definitions.keys.reduce(HeapSize.of(definitions)) { $0 + HeapSize.of($1.text) }
+    }
+
     public static func == (lhs: SchemaDocument, rhs: SchemaDocument) -> Bool {
         lhs.root == rhs.root
     }

@@ -4,11 +4,17 @@ import Synchronization
 /// Compatibility outlines by the SHA-256 of their schema text, so a type's earlier versions are
 /// read from the database, parsed and outlined once per replica, not on every publish or dry
 /// run: a comparison then costs microseconds. Content-addressed, so an entry is never stale.
-/// Bounded by the outlines' estimated memory, least recently used first out.
+/// Bounded by what its entries cost the process, least recently used first out.
 final class CompatibilityOutlineCache: Sendable {
     private let outlines: ByteBoundedCache<DigestKey, CompatibilityOutline>
 
-    /// - Parameter capacityBytes: estimated memory for outlines; 0 disables the cache.
+    /// What one entry costs, counted against the capacity: the outline's heap blocks, the key's,
+    /// and the cache's own per-entry bookkeeping. An outline holds about twice its text.
+    static func cost(of outline: CompatibilityOutline, for key: DigestKey) -> Int {
+        outline.heapSize + HeapSize.of(key.bytes) + ByteBoundedCache<DigestKey, CompatibilityOutline>.entryOverhead
+    }
+
+    /// - Parameter capacityBytes: memory for outlines, bookkeeping included; 0 disables the cache.
     init(capacityBytes: Int) {
         outlines = ByteBoundedCache(capacityBytes: capacityBytes)
     }
@@ -42,11 +48,11 @@ final class CompatibilityOutlineCache: Sendable {
         let key = DigestKey(bytes: contentHash)
         if let outline = outlines.value(for: key) { return outline }
         guard let outline = make() else { return nil }
-        outlines.insert(outline, for: key, cost: outline.estimatedBytes)
+        outlines.insert(outline, for: key, cost: Self.cost(of: outline, for: key))
         return outline
     }
 
-    /// Estimated bytes held and entries, for tests and metrics.
+    /// Bytes held and entries, for tests and metrics.
     var statistics: (bytes: Int, entries: Int) {
         let statistics = outlines.statistics
         return (statistics.bytes, statistics.entries)

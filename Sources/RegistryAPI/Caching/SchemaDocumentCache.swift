@@ -13,16 +13,19 @@ struct ValidatedSchema: Sendable {
 ///
 /// Content-addressed: a text's document never changes, so an entry can never be stale, on this
 /// replica or any other, whatever is published or deleted meanwhile. Which versions exist is
-/// never cached here; that always comes from the database. Bounded by an estimate of the
-/// documents' memory, least recently used first out.
+/// never cached here; that always comes from the database. Bounded by what its entries cost
+/// the process, least recently used first out.
 final class SchemaDocumentCache: Sendable {
-    /// A document holds several times its text in memory (a tree of small values and strings);
-    /// an estimate is enough to keep the cache bounded.
-    static let bytesPerTextByte = 8
-
     private let documents: ByteBoundedCache<DigestKey, SchemaDocument>
 
-    /// - Parameter capacityBytes: estimated memory for documents; 0 disables the cache.
+    /// What one entry costs, counted against the capacity: the document's heap blocks (about
+    /// three and a half times its text: a tree of small values and strings), the key's, and the
+    /// cache's own per-entry bookkeeping.
+    static func cost(of document: SchemaDocument, for key: DigestKey) -> Int {
+        document.heapSize + HeapSize.of(key.bytes) + ByteBoundedCache<DigestKey, SchemaDocument>.entryOverhead
+    }
+
+    /// - Parameter capacityBytes: memory for documents, bookkeeping included; 0 disables the cache.
     init(capacityBytes: Int) {
         documents = ByteBoundedCache(capacityBytes: capacityBytes)
     }
@@ -40,11 +43,11 @@ final class SchemaDocumentCache: Sendable {
         let key = DigestKey(bytes: contentHash)
         if let document = documents.value(for: key) { return document }
         let document = try SchemaRules.validate(text)
-        documents.insert(document, for: key, cost: text.utf8.count * Self.bytesPerTextByte)
+        documents.insert(document, for: key, cost: Self.cost(of: document, for: key))
         return document
     }
 
-    /// Estimated bytes held and entries, for tests and metrics.
+    /// Bytes held and entries, for tests and metrics.
     var statistics: (bytes: Int, entries: Int) {
         let statistics = documents.statistics
         return (statistics.bytes, statistics.entries)
