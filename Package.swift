@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Layers, bottom to top: C wrappers (`CLibPQ`, `CLibCrypto`, `CMicroHTTPD`) and shared
-/// primitives (`Striping`) → pure domain (`Registry`) → adapters (`RegistryPostgres`,
+/// primitives (`Striping`, and `EventLoop`, the epoll reactor both adapters run on) → pure domain (`Registry`) → adapters (`RegistryPostgres`,
 /// `HTTPServer`) → handlers (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON
 /// Schema) sits beside the adapters and only the executable's CLI uses it, so the server's
 /// modules never carry it.
@@ -28,15 +28,17 @@ let package = Package(
         ),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Striping"),
+        .systemLibrary(name: "CEpoll"),
+        .target(name: "EventLoop", dependencies: ["CEpoll"]),
         .target(name: "Registry", dependencies: ["CLibCrypto"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwiftReader", dependencies: ["Registry"]),
         .target(
             name: "RegistryPostgres",
-            dependencies: ["Registry", "CLibPQ"],
+            dependencies: ["Registry", "CLibPQ", "EventLoop"],
             exclude: ["SQL"],
             plugins: ["EmbeddedFilesPlugin"]
         ),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping", "EventLoop"]),
         .target(
             name: "RegistryAPI",
             dependencies: ["Registry", "HTTPServer", "Striping"],
@@ -69,8 +71,9 @@ let package = Package(
         ),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"]),
         .testTarget(name: "SwiftReaderTests", dependencies: ["SwiftReader", "Registry", "TestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "TestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "TestSupport"]),
+        .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "EventLoop", "TestSupport"]),
         .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport"]),
     ]

@@ -1,0 +1,43 @@
+/// The reads a cold GET needs (its token, its application, one version, a type's newest
+/// versions), offered so that no thread waits for them: a store that can start a read and be
+/// told when it completes (PostgreSQL on the caller's event loop) overrides these, and the
+/// request holds only its suspended connection meanwhile.
+///
+/// `done` is called exactly once: later, on the thread that started the read when that thread
+/// runs an event loop; or before returning, on the calling thread, when the store can only
+/// block (the defaults below, and any caller without an event loop).
+public protocol NonBlockingReads: Sendable {
+    func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void)
+    func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void)
+    func schema(
+        application: Application, attributesType: String, version: Int32,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void)
+    /// Live versions of one type, newest first, at most `limit`.
+    func newest(
+        application: Application, attributesType: String, limit: Int,
+        then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void)
+}
+
+extension NonBlockingReads where Self: SchemaStore {
+    public func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void) {
+        done(Result { try token(forTokenHash: hash) })
+    }
+
+    public func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void) {
+        done(Result { try application(code: code) })
+    }
+
+    public func schema(
+        application: Application, attributesType: String, version: Int32,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        done(Result { try schema(application: application, attributesType: attributesType, version: version) })
+    }
+
+    public func newest(
+        application: Application, attributesType: String, limit: Int,
+        then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
+    ) {
+        done(Result { try list(application: application, attributesType: attributesType, after: nil, limit: limit) })
+    }
+}
