@@ -347,7 +347,7 @@ echo >&2
     --info "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources 2>/dev/null || echo ' (+ local changes)')" \
     --info "machine=$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); wrk -t$threads -c$connections, ${runs} run(s) × ${duration} s; load average at start $load_at_start" \
     --info "postgres=$("$pg_bindir/postgres" --version | awk '{print $3}'): $pg_settings" \
-    --info "registry=release build, ${registry_env[*]} (defaults otherwise: event loop per core, 16 handler threads, pool 16, 16 MiB cache); uncached: + REGISTRY_CACHE_BYTES=0" \
+    --info "registry=release build, ${registry_env[*]} (defaults otherwise: event loop per core, 16 handler threads, pool 16, 8 MiB cache); uncached: + REGISTRY_CACHE_BYTES=0" \
     --data-summary "$work/data-summary.json"
 say "done; table in bench/results/latest.txt"
 }

@@ -56,7 +56,7 @@ struct Configuration: Sendable {
         ("REGISTRY_LOG_LEVEL", "debug, info, warning or error (default info)"),
         ("REGISTRY_ADMIN_LISTEN", "host:port for /healthz, /readyz and /metrics only (default: served on REGISTRY_LISTEN)"),
         ("REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM (default 10)"),
-        ("REGISTRY_CACHE_BYTES", "memory for published versions and forms, bookkeeping included; 0 disables the cache (default 16777216)"),
+        ("REGISTRY_CACHE_BYTES", "memory for published versions and forms, bookkeeping included; 0 disables the cache (default 8388608)"),
         ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
         ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
         ("REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first (default 100)"),
@@ -94,7 +94,7 @@ struct Configuration: Sendable {
                 try reader.hostPort("REGISTRY_ADMIN_LISTEN", default: ("", 0))
             },
             shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600),
-            cacheBytes: try reader.integer("REGISTRY_CACHE_BYTES", default: 16 << 20, range: 0...(64 << 30)),
+            cacheBytes: try reader.integer("REGISTRY_CACHE_BYTES", default: 8 << 20, range: 0...(64 << 30)),
             authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10),
             auditRetentionDays: try reader.optional("REGISTRY_AUDIT_RETENTION_DAYS").map { _ throws(ConfigurationError) in
                 try reader.integer("REGISTRY_AUDIT_RETENTION_DAYS", default: 0, range: 1...36_500)
