@@ -23,8 +23,7 @@ static void *count_query_arguments(void *cls, const char *uri, struct MHD_Connec
 }
 
 struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *s) {
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
-                       | MHD_USE_ERROR_LOG;
+    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (s->is_ipv6) flags |= MHD_USE_IPv6;
 
     /* The logger goes first so that start-up errors reach it too. */
@@ -54,4 +53,20 @@ uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon) {
 int cmhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+int cmhd_daemon_epoll_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    return info == NULL ? -1 : info->epoll_fd;
+}
+
+long long cmhd_daemon_timeout_ms(struct MHD_Daemon *daemon) {
+    MHD_UNSIGNED_LONG_LONG timeout = 0;
+    if (MHD_get_timeout(daemon, &timeout) != MHD_YES) return -1;
+    return timeout > (MHD_UNSIGNED_LONG_LONG) 86400000 ? 86400000 : (long long) timeout;
+}
+
+struct MHD_Daemon *cmhd_connection_daemon(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
+    return info == NULL ? NULL : info->daemon;
 }

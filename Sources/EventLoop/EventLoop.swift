@@ -201,9 +201,10 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func runDueTickers() {
-        let now = ContinuousClock.now
         for ticker in tickers {
-            if let deadline = ticker.nextDeadline, deadline <= now { ticker.tick() }
+            // The clock is read after the deadline: a ticker due "now" computes its deadline
+            // from the clock too, and must count as due.
+            if let deadline = ticker.nextDeadline, deadline <= ContinuousClock.now { ticker.tick() }
         }
     }
 

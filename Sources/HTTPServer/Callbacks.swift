@@ -8,12 +8,12 @@ import Musl
 /// The C callbacks every daemon is started with. `cls` is always the `ServerContext`.
 enum Callbacks {
     /// Called for each request: once with the headers, once per body chunk, once at the end,
-    /// and once more after a handler thread resumed the connection. Answering only at the end
+    /// and once more after an answer resumed the connection. Answering only at the end
     /// keeps the connection alive; answering earlier makes MHD close it.
     ///
     /// At the end, the application decides once (`ServerContext.decide`): an answer goes out
-    /// at once; work suspends the connection and goes to a handler thread, so the event loop
-    /// never waits on I/O.
+    /// at once; anything else suspends the connection, and either goes to a handler thread or
+    /// waits for I/O the loop drives, so the event loop itself never waits.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         let context = ServerContext.from(cls)
@@ -52,7 +52,7 @@ enum Callbacks {
         }
         let closeConnection = context.quiescing.load(ordering: .relaxed)
         guard !state.answered else {
-            // Called again after a handler thread resumed the connection: send its answer.
+            // Called again after an answer resumed the connection: send it.
             guard let response = state.pending?.take() else { return .YES }
             state.pending = nil
             return ResponseWriter.queue(
@@ -70,28 +70,38 @@ enum Callbacks {
         case .respond(let response):
             return ResponseWriter.queue(
                 response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
-        case .work(let work):
-            return handOff(work, on: connection, state: state, context: context)
+        case let decision:
+            // Suspended before anything can answer: an answer (from any thread) then resumes
+            // the connection, and MHD calls `access` again to send it.
+            let pending = PendingAnswer()
+            state.pending = pending
+            proceed(decision, pending: pending, suspended: SuspendedConnection(suspending: connection), context: context)
+            return .YES
         }
     }
 
-    /// Suspends the connection and queues the work for a handler thread, which sets the
-    /// answer and resumes the connection; MHD then calls `access` again to send it. (Resuming
-    /// before this call returns is allowed: MHD only looks at the connection again after it.)
-    private static func handOff(
-        _ work: @escaping @Sendable () -> HandlerAnswer, on connection: OpaquePointer, state: RequestState,
-        context: ServerContext
-    ) -> MHD_Result {
-        let pending = PendingAnswer()
-        let accepted = context.handlerThreads.submit {
-            let suspended = SuspendedConnection(suspending: connection)
-            return { deliver(work(), pending: pending, suspended: suspended, context: context) }
+    /// Carries a suspended request through what was decided for it: an answer resumes the
+    /// connection; work goes to a handler thread; I/O on the loop continues here when it
+    /// completes. A stopping server refuses new work with the shutting-down rejection.
+    private static func proceed(
+        _ decision: Decision, pending: PendingAnswer, suspended: SuspendedConnection, context: ServerContext
+    ) {
+        switch decision {
+        case .respond(let response):
+            pending.set(response)
+            suspended.resume()
+        case .work(let work):
+            let accepted = context.handlerThreads.submit {
+                { deliver(work(), pending: pending, suspended: suspended, context: context) }
+            }
+            if !accepted { proceed(.respond(context.rejection(.shuttingDown)), pending: pending, suspended: suspended, context: context) }
+        case .later(let start):
+            guard !context.loopWorkClosed.load(ordering: .relaxed) else {
+                proceed(.respond(context.rejection(.shuttingDown)), pending: pending, suspended: suspended, context: context)
+                return
+            }
+            start { next in proceed(next, pending: pending, suspended: suspended, context: context) }
         }
-        guard accepted else {
-            return ResponseWriter.queue(context.rejection(.shuttingDown), on: connection, closeConnection: true)
-        }
-        state.pending = pending
-        return .YES
     }
 
     /// Sends a handler's response, or parks the request in the waiting room with its connection
@@ -101,22 +111,16 @@ enum Callbacks {
     ) {
         switch answer {
         case .respond(let response):
-            pending.set(response)
-            suspended.resume()
+            proceed(.respond(response), pending: pending, suspended: suspended, context: context)
         case .wait(let waiting):
             context.waitingRoom.park(waiting) { reason in
-                let accepted = context.handlerThreads.submit {
-                    {
-                        var next = waiting.then(reason)
+                proceed(
+                    .work {
+                        let next = waiting.then(reason)
                         // A stopping server answers; it never parks a request twice.
-                        if reason == .answerNow, case .wait = next { next = .respond(context.rejection(.shuttingDown)) }
-                        deliver(next, pending: pending, suspended: suspended, context: context)
-                    }
-                }
-                if !accepted {
-                    pending.set(context.rejection(.shuttingDown))
-                    suspended.resume()
-                }
+                        if reason == .answerNow, case .wait = next { return .respond(context.rejection(.shuttingDown)) }
+                        return next
+                    }, pending: pending, suspended: suspended, context: context)
             }
         }
     }

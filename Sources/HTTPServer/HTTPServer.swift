@@ -9,12 +9,13 @@ import Musl
 /// An HTTP/1.1 server on libmicrohttpd that hides every C type, so the rest of the service
 /// only deals in `HTTPRequest` and `HTTPResponse`.
 ///
-/// `eventLoops` single-threaded daemons share one port (SO_REUSEPORT) and do all the network
-/// work; `workers` handler threads run the work that may block (on the database), with the
-/// connection suspended meanwhile. Each request is decided once, on its event loop (`decide`):
-/// an answer needing no I/O goes out without a thread switch. All closures are called
-/// concurrently. Never call `stop` from inside a handler: stopping waits for the handlers to
-/// finish.
+/// `eventLoops` single-threaded daemons share one port (SO_REUSEPORT); each runs on its own
+/// `EventLoop`, which does all the network work and also waits for what the requests started
+/// there wait for (database reads). `workers` handler threads run the work that blocks or
+/// takes much CPU, with the connection suspended meanwhile. Each request is decided once, on
+/// its event loop (`decide`): an answer needing no I/O goes out without a thread switch. All
+/// closures are called concurrently. Never call `stop` from inside a handler: stopping waits
+/// for the handlers to finish.
 public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
     private let context: ServerContext
@@ -80,13 +81,13 @@ public final class HTTPServer: Sendable {
 
             var daemons: [Daemon] = []
             do throws(HTTPServerError) {
-                let first = try Daemon.start(address: address, configuration: configuration, context: context)
+                let first = try Daemon.start(address: address, configuration: configuration, context: context, index: 0)
                 daemons.append(first)
                 let port = first.port
                 guard port > 0 else { throw HTTPServerError("cannot read the port bound on \(address.description)") }
                 let shared = address.withPort(port)
-                for _ in 1..<configuration.eventLoopCount {
-                    daemons.append(try Daemon.start(address: shared, configuration: configuration, context: context))
+                for index in 1..<configuration.eventLoopCount {
+                    daemons.append(try Daemon.start(address: shared, configuration: configuration, context: context, index: index))
                 }
                 state.port = port
             } catch {
@@ -166,6 +167,11 @@ public final class HTTPServer: Sendable {
         }
         context.handlerThreads.stopAccepting()
         context.handlerThreads.drain()
+        // Reads still waiting on the loops are answered too (a retry hint), so that no
+        // connection stays suspended.
+        context.loopWorkClosed.store(true, ordering: .relaxed)
+        let running = lifecycle.withLock { $0.daemons }
+        for daemon in running { daemon.closeAttachments() }
         // The handlers that were still running have answered; their connections were resumed
         // on the event loops, which need a moment to send those answers before the daemons stop.
         let flushDeadline = clock.now.advanced(by: Self.answerFlushTime)

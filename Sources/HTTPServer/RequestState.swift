@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import EventLoop
 import Synchronization
 
 /// Per-request state kept behind MHD's `*con_cls` between the access-handler calls of one
@@ -95,27 +96,49 @@ final class PendingAnswer: Sendable {
     }
 }
 
-/// A connection suspended in its event loop while a handler thread works. `@unchecked
-/// Sendable`: MHD allows resuming from any thread, and resuming is all this permits.
+/// A connection suspended in its event loop while a handler thread or a read works.
+/// `@unchecked Sendable`: resuming is all this permits, and it always happens on the
+/// connection's own loop. The daemon has no inter-thread channel (its loop is ours), so a
+/// resume is a task on that loop, which then runs the daemon to send the answer.
 struct SuspendedConnection: @unchecked Sendable {
     /// A connection that may be suspended and resumed more than once (a streamed body).
     struct Handle: @unchecked Sendable {
         private let connection: OpaquePointer
-        init(_ connection: OpaquePointer) { self.connection = connection }
+        private let daemon: OpaquePointer
+        private let loop: EventLoop
+
+        /// Only on the connection's event loop (from a callback of its daemon).
+        init(_ connection: OpaquePointer) {
+            guard let loop = EventLoop.current, let daemon = cmhd_connection_daemon(connection) else {
+                preconditionFailure("a connection is only touched on its event loop")
+            }
+            self.connection = connection
+            self.daemon = daemon
+            self.loop = loop
+        }
+
         /// Only from the access handler or the content reader of this connection.
         func suspend() { MHD_suspend_connection(connection) }
-        func resume() { MHD_resume_connection(connection) }
+
+        /// From any thread. Resumed on the loop, after which the daemon runs at once (it
+        /// would not otherwise notice: without its own thread it has no wake-up channel).
+        func resume() {
+            loop.execute { [self] in
+                MHD_resume_connection(connection)
+                MHD_run(daemon)
+            }
+        }
     }
 
-    private let connection: OpaquePointer
+    private let handle: Handle
 
     /// Suspends `connection`; call only from the access handler.
     init(suspending connection: OpaquePointer) {
-        MHD_suspend_connection(connection)
-        self.connection = connection
+        handle = Handle(connection)
+        handle.suspend()
     }
 
     func resume() {
-        MHD_resume_connection(connection)
+        handle.resume()
     }
 }

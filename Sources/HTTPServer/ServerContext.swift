@@ -4,7 +4,7 @@ import Synchronization
 /// unretained pointer in `cls`; `HTTPServer` owns it and outlives every daemon.
 final class ServerContext: Sendable {
     /// Called once per request, on the event loop; must never block. Work it returns runs on
-    /// `handlerThreads`.
+    /// `handlerThreads`; I/O it starts (`Decision.later`) is driven by the loop.
     let decide: @Sendable (HTTPRequest) -> Decision
     /// Where requests waiting for an event are parked without a thread.
     let waitingRoom: WaitingRoom
@@ -19,6 +19,9 @@ final class ServerContext: Sendable {
     let quiescing = Atomic<Bool>(false)
     /// Slow senders are cut off after the connection timeout.
     let receiveDeadlines: ReceiveDeadlines
+    /// Set when a stopping server answers the reads its loops hold: from then on a request
+    /// that would start one gets the shutting-down rejection instead.
+    let loopWorkClosed = Atomic<Bool>(false)
     /// Set when the server stops, ending the deadline sweeper.
     let stopped = Atomic<Bool>(false)
     let handlerThreads: HandlerThreads

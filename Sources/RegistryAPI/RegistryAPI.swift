@@ -1,5 +1,6 @@
 import HTTPServer
 import Registry
+import Synchronization
 
 /// The HTTP face of the registry: a plain function from request to response, so it can be
 /// tested without a socket, and served by `HTTPServer` unchanged.
@@ -152,19 +153,33 @@ public final class RegistryAPI: Sendable {
     public var cacheStatistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { caches.responses.statistics }
 
     /// Answers one request, doing any work it needs right here: may block. For callers without
-    /// an event loop and handler threads (tests, tools).
+    /// an event loop and handler threads (tests, tools), where every read completes at once.
     /// A request that would wait for changes answers at once with what there is.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch decide(request) {
-        case .respond(let response): response
-        case .work(let work): work().answeredNow
+        Self.answerHere(decide(request))
+    }
+
+    private static func answerHere(_ decision: Decision) -> HTTPResponse {
+        switch decision {
+        case .respond(let response):
+            return response
+        case .work(let work):
+            return work().answeredNow
+        case .later(let start):
+            let next = Mutex<Decision?>(nil)
+            start { decided in next.withLock { $0 = decided } }
+            guard let decided = next.withLock({ $0 }) else {
+                return ErrorResponse.make(.internal("a read did not complete on a thread without an event loop"))
+            }
+            return answerHere(decided)
         }
     }
 
     /// Decides a request once, on an event loop; never blocks. The request is parsed, routed,
     /// authenticated from the lookup caches and decoded into a call here, once; then it is
-    /// answered from memory (or with an error), or what is left (reading the store, perhaps
-    /// first the token) becomes work for a handler thread that goes on from there. The request
+    /// answered from memory (or with an error), or a read starts on the loop (the token, the
+    /// application, the version) and the request goes on from its value when it completes,
+    /// or what is left becomes work for a handler thread that goes on from there. The request
     /// id, metrics and the log line wrap all of it (`RequestLog`).
     public func decide(_ request: HTTPRequest) -> Decision {
         requestLog.around(request) { notes in
@@ -179,10 +194,7 @@ public final class RegistryAPI: Sendable {
             case .matched(let match):
                 let route = match.route.template.text
                 do throws(RegistryError) {
-                    switch try authenticate(request, match, notes: notes) {
-                    case .respond(let response): return (route, .respond(response))
-                    case .work(let work): return (route, .work { [self] in answering(work) })
-                    }
+                    return (route, decision(try authenticate(request, match, notes: notes)))
                 } catch {
                     return (route, .respond(failure(error)))
                 }
@@ -190,8 +202,8 @@ public final class RegistryAPI: Sendable {
         }
     }
 
-    /// The caller's token from the lookup caches; one they do not hold is read first thing on
-    /// the handler thread, which then goes on with the same route and request.
+    /// The caller's token from the lookup caches; one they do not hold is read first (without
+    /// a thread waiting), and the request then goes on with the same route and request.
     private func authenticate(_ request: HTTPRequest, _ match: Router.Match, notes: CallNotes) throws(RegistryError) -> Step {
         guard match.route.requiresToken else { return try operate(request, match, token: nil, notes: notes) }
         let hash = try Authorization.tokenHash(from: request.header("authorization"))
@@ -203,9 +215,10 @@ public final class RegistryAPI: Sendable {
         }
         return try Step.after(
             cached,
-            load: { [self] () throws(RegistryError) in
-                guard let grant = try store.loadToken(forTokenHash: hash, now: clock()) else { throw Self.invalidToken }
-                return grant
+            load: { [store, clock] done in
+                store.loadToken(forTokenHash: hash, now: clock) { loaded in
+                    done(loaded.flatMap { grant in grant.map { .success($0) } ?? .failure(Self.invalidToken) })
+                }
             },
             then: { [self] grant throws(RegistryError) in try operate(request, match, token: grant, notes: notes) })
     }
@@ -225,6 +238,26 @@ public final class RegistryAPI: Sendable {
 
     private func refuse(_ error: RegistryError) -> Decision {
         .respond(ErrorResponse.make(error))
+    }
+
+    /// What the server does with a route's step: answer, start the read (and decide again from
+    /// what follows it), or hand the work to a handler thread.
+    private func decision(_ step: Step) -> Decision {
+        switch step {
+        case .respond(let response):
+            return .respond(response)
+        case .work(let work):
+            return .work { [self] in answering(work) }
+        case .later(let start):
+            return .later { [self] completion in
+                start { [self] next in
+                    switch next {
+                    case .success(let step): completion(decision(step))
+                    case .failure(let error): completion(.respond(failure(error)))
+                    }
+                }
+            }
+        }
     }
 
     /// Runs the work a request was left with, on a handler thread.

@@ -7,8 +7,8 @@ import Testing
 import TestSupport
 
 /// An event loop decides each request once: routing, the token, the application and the
-/// response cache are each looked at once, and what is missing becomes work for a handler
-/// thread that goes on from there instead of starting over.
+/// response cache are each looked at once, and what is missing becomes a read the loop drives
+/// (here, with no loop, it completes at once), going on from there instead of starting over.
 @Suite struct DecideOnceTests {
     @Test func aColdGetReadsEachThingOnceCountsOneMissAndIsLoggedOnce() throws {
         let registry = try TestRegistry.shared()
@@ -24,13 +24,13 @@ import TestSupport
             method: "GET", path: "/api/live_activity_schemas/DecidedOnce/1", query: [("application", tenant.code)],
             headers: [("Authorization", "Api \(tenant.token)")])
 
-        guard case .work(let work) = api.decide(request) else {
-            Issue.record("a cold request needs the store")
+        guard case .later(let read) = api.decide(request) else {
+            Issue.record("a cold request reads the store without a thread")
             return
         }
         #expect(store.reads == [:], "deciding never reaches the store")
-        guard case .respond(let cold) = work() else {
-            Issue.record("a version never waits")
+        guard case .respond(let cold) = completedHere(read) else {
+            Issue.record("a version is answered once read, on the event loop")
             return
         }
         #expect(cold.status == 200)
@@ -48,7 +48,7 @@ import TestSupport
         #expect(logged.count == 2, "one log line per request: \(lines.withLock { $0 })")
     }
 
-    @Test func aTokenLookedUpOnAHandlerThreadIsNotCheckedAgainAndItsRefusalIsAnsweredOnce() throws {
+    @Test func aTokenReadFromTheStoreIsNotCheckedAgainAndItsRefusalIsAnsweredOnce() throws {
         let registry = try TestRegistry.shared()
         let tenant = try registry.makeTenant()
         let store = CountingStore(PostgresSchemaStore(pool: registry.pool))
@@ -56,11 +56,15 @@ import TestSupport
         let request = HTTPRequest(
             method: "GET", path: "/api/live_activity_schemas/Unknown/1", query: [("application", tenant.code)],
             headers: [("Authorization", "Api not-a-token")])
-        guard case .work(let work) = api.decide(request) else {
-            Issue.record("an unknown token is read on a handler thread")
+        guard case .later(let read) = api.decide(request) else {
+            Issue.record("an unknown token is read without a thread")
             return
         }
-        #expect(work().onlyResponse.status == 401)
+        guard case .respond(let unknown) = completedHere(read) else {
+            Issue.record("the refusal is answered on the event loop")
+            return
+        }
+        #expect(unknown.status == 401)
         #expect(store.reads == ["token": 1])
         // The refusal is remembered: the next decision answers at once, from memory.
         guard case .respond(let refused) = api.decide(request) else {
@@ -72,11 +76,14 @@ import TestSupport
     }
 }
 
-extension HandlerAnswer {
-    fileprivate var onlyResponse: HTTPResponse {
-        guard case .respond(let response) = self else { return HTTPResponse(status: 0) }
-        return response
-    }
+/// Starts a read where no event loop runs, so it completes before `start` returns, and
+/// follows the reads that come after it (the token, then the application, then the version).
+private func completedHere(_ start: @escaping @Sendable (@escaping @Sendable (Decision) -> Void) -> Void) -> Decision? {
+    let next = Mutex<Decision?>(nil)
+    start { decided in next.withLock { $0 = decided } }
+    guard let decided = next.withLock({ $0 }) else { return nil }
+    if case .later(let following) = decided { return completedHere(following) }
+    return decided
 }
 
 /// Counts the reads a request path makes of the token, the application and the version, and

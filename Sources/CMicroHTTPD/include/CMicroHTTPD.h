@@ -17,7 +17,12 @@
  *   the query in place (so MHD stores none) and marks the request with this address, which the
  *   access handler then answers with a 400.
  *   (A function, not a global: Swift 6 treats C globals as shared mutable state.)
- * - cmhd_connection_fd: MHD_get_connection_info is variadic too; the socket is what the
+ * - cmhd_daemon_epoll_fd, cmhd_daemon_timeout_ms: MHD_get_daemon_info is variadic, and
+ *   MHD_get_timeout's MHD_UNSIGNED_LONG_LONG out-parameter is folded into one signed result;
+ *   the event loop needs both to wait on the daemon beside other descriptors.
+ * - cmhd_connection_daemon, cmhd_connection_fd: MHD_get_connection_info is variadic too;
+ *   a resumed connection's daemon must be run, since without its own thread it has no
+ *   inter-thread channel to notice the resume; the socket is what the
  *   receive deadline shuts down when a client sends too slowly (MHD's own timeout only
  *   measures idleness, so a byte a second keeps a connection forever).
  */
@@ -48,10 +53,11 @@ typedef struct CMHDDaemonSettings {
     void *context;
 } CMHDDaemonSettings;
 
-/* One single-threaded epoll daemon (its own internal polling thread, no MHD thread pool) that
-   binds with SO_REUSEPORT so that several of them share one port. Suspend/resume is allowed
-   (it brings the ITC that MHD_quiesce_daemon also needs): blocking handlers run on other
-   threads while their connection is suspended. NULL on failure. */
+/* One epoll daemon without a thread of its own (the caller's event loop waits on its epoll
+   descriptor and calls MHD_run), bound with SO_REUSEPORT so that several of them share one
+   port. Suspend/resume is allowed (it brings the ITC through which a resume from another
+   thread wakes the loop): requests wait for the database or a handler thread suspended.
+   NULL on failure. */
 struct MHD_Daemon *cmhd_start_daemon(const CMHDDaemonSettings *settings);
 
 /* The request context (MHD's con_cls) of a request whose query had too many arguments. */
@@ -59,6 +65,16 @@ void *cmhd_query_refused(void);
 
 /* The port the daemon's listening socket is bound to, 0 if unknown. */
 uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon);
+
+/* The daemon's epoll descriptor, which becomes readable when MHD_run has work; -1 if unknown. */
+int cmhd_daemon_epoll_fd(struct MHD_Daemon *daemon);
+
+/* Milliseconds until MHD_run must be called even if nothing is readable (a connection
+   timeout; 0 when MHD already has work queued); -1 when there is no such deadline. */
+long long cmhd_daemon_timeout_ms(struct MHD_Daemon *daemon);
+
+/* The daemon serving the connection: a resume is followed by MHD_run on it. NULL if unknown. */
+struct MHD_Daemon *cmhd_connection_daemon(struct MHD_Connection *connection);
 
 /* The connection's socket, -1 if unknown. */
 int cmhd_connection_fd(struct MHD_Connection *connection);

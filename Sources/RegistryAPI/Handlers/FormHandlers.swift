@@ -15,16 +15,12 @@ enum FormHandlers {
     static func formResponse(
         _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
     ) -> Step {
-        let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .form)
-        return CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
-            let schema = try SchemaHandlers.found(
-                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
-            let render = { () throws(RegistryError) in
+        CachedResponse.respond(
+            call, .form, of: application, attributesType, version, resolvedFromLatest: resolvedFromLatest,
+            isHeavy: { schema in Reviews.isHeavy(schema.jsonSchema) },
+            render: { schema throws(RegistryError) in
                 FormJSON.body(try schema.document(), application: application.code, attributesType: attributesType, version: version)
-            }
-            let body = try call.reviews.gate.run(heavy: Reviews.isHeavy(schema.jsonSchema), render)
-            return CachedResponse.entry(call, body: body, kind: .form, of: schema)
-        }
+            })
     }
 
     /// Every Create check except the version conflict, under the same policy; nothing is

@@ -17,9 +17,9 @@ enum LatestHandlers {
         }
     }
 
-    /// Goes on with the newest live version's number: from memory when known, else read (on a
-    /// handler thread) and remembered unless a publish or delete of the type was seen
-    /// meanwhile. 404 when the type has none.
+    /// Goes on with the newest live version's number: from memory when known, else read
+    /// (without a thread waiting) and remembered unless a publish or delete of the type was
+    /// seen meanwhile. 404 when the type has none.
     private static func newest(
         _ call: Call, then next: @escaping @Sendable (Application, String, Int32) throws(RegistryError) -> Step
     ) throws(RegistryError) -> Step {
@@ -29,7 +29,14 @@ enum LatestHandlers {
             let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
             return try Step.after(
                 call.caches.latest.version(key),
-                load: { () throws(RegistryError) in try readNewest(call, application, attributesType, key) },
+                load: { done in
+                    let generation = call.caches.latest.generation(key)
+                    call.store.newest(application: application, attributesType: attributesType, limit: 1) { read in
+                        done(read.flatMap { rows in Result { () throws(RegistryError) in
+                            try remembered(call, rows, attributesType, key, readAt: generation)
+                        } })
+                    }
+                },
                 then: { version throws(RegistryError) in try next(application, attributesType, version) })
         }
     }
@@ -41,15 +48,16 @@ enum LatestHandlers {
     {
         let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
         if let version = call.caches.latest.version(key) { return version }
-        return try readNewest(call, application, attributesType, key)
+        let generation = call.caches.latest.generation(key)
+        let rows = try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: nil, limit: 1) })
+        return try remembered(call, rows, attributesType, key, readAt: generation)
     }
 
-    private static func readNewest(_ call: Call, _ application: Application, _ attributesType: String, _ key: LatestVersions.Key)
-        throws(RegistryError) -> Int32
-    {
-        let generation = call.caches.latest.generation(key)
-        guard let newest = try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: nil, limit: 1) }).first
-        else {
+    /// The newest of `rows` (newest first), remembered for the type; 404 when there is none.
+    private static func remembered(
+        _ call: Call, _ rows: [SchemaVersion], _ attributesType: String, _ key: LatestVersions.Key, readAt generation: Int
+    ) throws(RegistryError) -> Int32 {
+        guard let newest = rows.first else {
             throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no live version")
         }
         call.caches.latest.remember(newest.version, for: key, readAt: generation)

@@ -41,11 +41,8 @@ enum SchemaHandlers {
     static func schemaResponse(
         _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
     ) -> Step {
-        let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: .schema)
-        return CachedResponse.respond(call, key: key, resolvedFromLatest: resolvedFromLatest) { () throws(RegistryError) in
-            let schema = try found(
-                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
-            return CachedResponse.entry(call, body: SchemaJSON.getBody(schema), kind: .schema, of: schema)
+        CachedResponse.respond(call, .schema, of: application, attributesType, version, resolvedFromLatest: resolvedFromLatest) { schema in
+            SchemaJSON.getBody(schema)
         }
     }
 

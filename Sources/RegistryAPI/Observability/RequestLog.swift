@@ -3,8 +3,8 @@ import Registry
 
 /// The request id, the metrics sample and the log line of every request, in one place that
 /// wraps routing like a middleware: it sees the request once as it arrives and its response
-/// once as it leaves, whether that came from the event loop, a handler thread or a wait that
-/// ended. Every response gets `X-Request-Id` and `X-Content-Type-Options: nosniff` here.
+/// once as it leaves, whether that came from the event loop (at once or after a read), a
+/// handler thread or a wait that ended. Every response gets `X-Request-Id` and `X-Content-Type-Options: nosniff` here.
 struct RequestLog: Sendable {
     let logger: Logger
     let metrics: Metrics
@@ -18,9 +18,20 @@ struct RequestLog: Sendable {
         let finish: @Sendable (HTTPResponse) -> HTTPResponse = { response in
             self.finish(response, request: request, route: route, notes: notes, started: started)
         }
+        return Self.finishing(decision, with: finish)
+    }
+
+    /// Every way a decision can end passes through `finish` exactly once.
+    private static func finishing(_ decision: Decision, with finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse)
+        -> Decision
+    {
         switch decision {
-        case .respond(let response): return .respond(finish(response))
-        case .work(let work): return .work { Self.finishing(work(), with: finish) }
+        case .respond(let response):
+            return .respond(finish(response))
+        case .work(let work):
+            return .work { finishing(work(), with: finish) }
+        case .later(let start):
+            return .later { completion in start { next in completion(finishing(next, with: finish)) } }
         }
     }
 

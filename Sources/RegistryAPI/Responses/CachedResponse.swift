@@ -6,25 +6,37 @@ import Registry
 /// the client already holds it. `Cache-Control: private, no-cache` makes gateways revalidate,
 /// so nobody serves a version after it is deleted.
 enum CachedResponse {
-    /// From memory on a hit; on a miss, `render` (which reads the store) is left for a
-    /// handler thread, and its entry is cached.
+    /// From memory on a hit. On a miss the version is read without a thread waiting, then
+    /// rendered by `render` and cached: on the event loop, or on a handler thread (holding a
+    /// heavy-work permit) when `isHeavy` says the rendering takes much CPU.
     /// - Parameter resolvedFromLatest: the URL said `latest`, not this version: the tag then
     ///   names the version too (`EntityTag.naming`), so it changes when `latest` moves on even
     ///   to identical content.
     static func respond(
-        _ call: Call, key: ResponseCache.Key, resolvedFromLatest: Bool = false,
-        render: @escaping @Sendable () throws(RegistryError) -> ResponseCache.Entry
+        _ call: Call, _ kind: ResponseCache.Kind, of application: Application, _ attributesType: String, _ version: Int32,
+        resolvedFromLatest: Bool = false, isHeavy: @escaping @Sendable (SchemaVersion) -> Bool = { _ in false },
+        render: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> [UInt8]
     ) -> Step {
+        let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: kind)
         let cache = call.caches.responses
         if let cached = cache.entry(key) {
             return .respond(response(call, cached, key: key, resolvedFromLatest: resolvedFromLatest))
         }
-        return .work { () throws(RegistryError) in
+        return .later { continuation in
             cache.recordMiss(key)
             let epoch = cache.epoch
-            let entry = try render()
-            cache.insert(entry, for: key, readAt: epoch)
-            return .respond(response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest))
+            call.store.schema(application: application, attributesType: attributesType, version: version) { read in
+                continuation(Result { () throws(RegistryError) in
+                    let schema = try SchemaHandlers.found(read.get(), attributesType, version)
+                    let finish = { @Sendable () throws(RegistryError) -> HTTPResponse in
+                        let entry = Self.entry(call, body: try render(schema), kind: kind, of: schema)
+                        cache.insert(entry, for: key, readAt: epoch)
+                        return response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest)
+                    }
+                    guard isHeavy(schema) else { return .respond(try finish()) }
+                    return .work { () throws(RegistryError) in .respond(try call.reviews.gate.run(heavy: true, finish)) }
+                })
+            }
         }
     }
 

@@ -64,7 +64,7 @@ struct Call: Sendable {
     }
 
     /// `application(code:)` for a route that answers from memory when it can: from the lookup
-    /// cache, else read on a handler thread, which then goes on with `next`.
+    /// cache, else read without a thread waiting, going on with `next` when it arrives.
     func withApplication(code: String, _ next: @escaping @Sendable (Application) throws(RegistryError) -> Step)
         throws(RegistryError) -> Step
     {
@@ -72,7 +72,13 @@ struct Call: Sendable {
             try checked(application, code: code)
         }
         return try Step.after(
-            cached, load: { () throws(RegistryError) in try checked(store.loadApplication(code: code), code: code) }, then: next)
+            cached,
+            load: { [self] done in
+                store.loadApplication(code: code) { loaded in
+                    done(loaded.flatMap { application in Result { () throws(RegistryError) in try checked(application, code: code) } })
+                }
+            },
+            then: next)
     }
 
     private func checked(_ found: Application?, code: String) throws(RegistryError) -> Application {

@@ -1,30 +1,76 @@
+import Foundation
 import HTTPServer
 import Registry
 
-/// What a route decides on the event loop: a response from memory, or the rest of its work,
-/// which needs the store and so runs on a handler thread. The work is a closure over what was
-/// decided already (the call, the caller, values found in memory), so nothing is done twice.
+/// What a route decides on the event loop: a response from memory, a read the store starts
+/// without a thread waiting for it, or the rest of its work for a handler thread (work that
+/// blocks on the store or takes much CPU). Each case is a closure over what was decided
+/// already (the call, the caller, values found in memory), so nothing is done twice.
 enum Step: Sendable {
     typealias Work = @Sendable () throws(RegistryError) -> HandlerAnswer
+    /// Called exactly once with what follows the read, or why it failed.
+    typealias Continuation = @Sendable (Result<Step, RegistryError>) -> Void
 
     case respond(HTTPResponse)
     case work(Work)
+    /// Starts a read (`NonBlockingReads`); the continuation goes on from its value, on the
+    /// event loop when the store drives the read there, at once otherwise.
+    case later(@Sendable (_ continuation: @escaping Continuation) -> Void)
 
-    /// Continues with a value from memory when `known` holds one, right here; else leaves the
-    /// `load` (from the store) and what follows for a handler thread.
+    /// Continues with a value from memory when `known` holds one, right here; else starts
+    /// `load` (a read of the store) and continues from its value when it completes.
     static func after<T: Sendable>(
-        _ known: T?, load: @escaping @Sendable () throws(RegistryError) -> T,
+        _ known: T?, load: @escaping @Sendable (@escaping @Sendable (Result<T, RegistryError>) -> Void) -> Void,
         then next: @escaping @Sendable (T) throws(RegistryError) -> Step
     ) throws(RegistryError) -> Step {
         if let known { return try next(known) }
-        return .work { () throws(RegistryError) in try next(try load()).run() }
+        return reading(load, then: next)
     }
 
-    /// The answer, doing any work left; only on a handler thread.
+    /// Starts `load` and continues from its value.
+    static func reading<T: Sendable>(
+        _ load: @escaping @Sendable (@escaping @Sendable (Result<T, RegistryError>) -> Void) -> Void,
+        then next: @escaping @Sendable (T) throws(RegistryError) -> Step
+    ) -> Step {
+        .later { continuation in
+            load { loaded in
+                continuation(Result { () throws(RegistryError) in try next(loaded.get()) })
+            }
+        }
+    }
+
+    /// The answer, doing any work left here; only on a handler thread. A read started here
+    /// completes on this thread (no event loop drives it), so nothing waits for another one.
     func run() throws(RegistryError) -> HandlerAnswer {
         switch self {
-        case .respond(let response): .respond(response)
-        case .work(let work): try work()
+        case .respond(let response): return .respond(response)
+        case .work(let work): return try work()
+        case .later(let start):
+            let outcome = Outcome()
+            start { outcome.set($0) }
+            return try outcome.wait().get().run()
         }
+    }
+}
+
+/// The result of a read started on a thread without an event loop: set before `start`
+/// returns, since such a read blocks; waited for all the same, so a store that completes on
+/// another thread is still correct.
+private final class Outcome: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<Step, RegistryError>?
+
+    func set(_ result: Result<Step, RegistryError>) {
+        condition.lock()
+        self.result = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() -> Result<Step, RegistryError> {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return result!
     }
 }

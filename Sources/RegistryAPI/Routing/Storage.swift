@@ -6,8 +6,10 @@ import Registry
 ///
 /// Calls that read no cache go straight to the store through `run`, so the store's protocol is
 /// written once (`SchemaStore`); only the calls that read or move a cache are wrapped here.
-/// Only handler threads call the store (it blocks). Event loops read the lookup caches
-/// directly (`cachedToken`, `cachedApplication`) and leave a miss to a handler thread.
+/// Blocking calls (`run`) are for handler threads only. Event loops read the lookup caches
+/// directly (`cachedToken`, `cachedApplication`) and start the reads a cold GET needs
+/// through `NonBlockingReads` (`loadToken`, `loadApplication`, `schema`, `newest`), which
+/// complete on the loop without a thread waiting.
 struct Storage: Sendable {
     /// Nil behind an operations-only listener, which has no route that reads schemas: every
     /// call is then a 503.
@@ -21,22 +23,43 @@ struct Storage: Sendable {
         self.caches = caches
     }
 
+    static let noStore = RegistryError.unavailable("this listener serves probes and metrics only")
+
     /// Runs `body` on the store, counting its failures in the metrics.
     func run<T>(_ body: (any SchemaStore) throws -> T) throws(RegistryError) -> T {
         do {
-            guard let store else { throw RegistryError.unavailable("this listener serves probes and metrics only") }
+            guard let store else { throw Self.noStore }
             return try body(store)
-        } catch let error as RegistryError {
-            switch error.code {
-            case .unavailable: metrics.recordDatabaseError(kind: "unavailable")
-            case .internal: metrics.recordDatabaseError(kind: "internal")
-            default: break
-            }
-            throw error
         } catch {
-            metrics.recordDatabaseError(kind: "internal")
-            throw .internal()
+            throw counted(error)
         }
+    }
+
+    /// Starts a non-blocking read on the store; `done` gets its value, or its failure counted
+    /// in the metrics like `run`'s.
+    func start<T: Sendable>(
+        _ read: (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void,
+        then done: @escaping @Sendable (Result<T, RegistryError>) -> Void
+    ) {
+        guard let store else { return done(.failure(counted(Self.noStore))) }
+        let metrics = metrics
+        read(store) { result in done(result.mapError { Self.counted($0, metrics) }) }
+    }
+
+    private func counted(_ error: any Error) -> RegistryError {
+        Self.counted(error, metrics)
+    }
+
+    /// A store failure as the service's error, counted: a store throws `RegistryError`s, and
+    /// anything else is a bug there, answered as a plain 500 without leaking its text.
+    private static func counted(_ error: any Error, _ metrics: Metrics) -> RegistryError {
+        let registryError = error as? RegistryError ?? .internal()
+        switch registryError.code {
+        case .unavailable: metrics.recordDatabaseError(kind: "unavailable")
+        case .internal: metrics.recordDatabaseError(kind: "internal")
+        default: break
+        }
+        return registryError
     }
 
     /// What the lookup caches know of a token hash.
@@ -60,14 +83,22 @@ struct Storage: Sendable {
 
     /// Reads a token the caches did not know from the store and remembers the answer; nil
     /// when it is unknown, revoked or expired.
-    func loadToken(forTokenHash hash: [UInt8], now: Double) throws(RegistryError) -> TokenGrant? {
-        let key = DigestKey(bytes: hash)
-        guard let grant = try run({ try $0.token(forTokenHash: hash) }) else {
-            caches.failedTokens.store(true, for: key)
-            return nil
+    func loadToken(
+        forTokenHash hash: [UInt8], now: @escaping @Sendable () -> Double,
+        then done: @escaping @Sendable (Result<TokenGrant?, RegistryError>) -> Void
+    ) {
+        let caches = caches
+        start({ $0.token(forTokenHash: hash, then: $1) }) { loaded in
+            done(loaded.map { grant in
+                let key = DigestKey(bytes: hash)
+                guard let grant else {
+                    caches.failedTokens.store(true, for: key)
+                    return nil
+                }
+                caches.tokens.store(grant, for: key)
+                return grant.isExpired(now: now()) ? nil : grant
+            })
         }
-        caches.tokens.store(grant, for: key)
-        return grant.isExpired(now: now) ? nil : grant
     }
 
     /// The application from the lookup cache, or nil when it must be read. Never blocks.
@@ -76,15 +107,36 @@ struct Storage: Sendable {
     }
 
     /// Reads the application from the store and remembers it.
-    func loadApplication(code: String) throws(RegistryError) -> Application? {
-        guard let application = try run({ try $0.application(code: code) }) else { return nil }
-        caches.applications.store(application, for: ExactName(code))
+    func loadApplication(code: String, then done: @escaping @Sendable (Result<Application?, RegistryError>) -> Void) {
+        let caches = caches
+        start({ $0.application(code: code, then: $1) }) { loaded in
+            if case .success(let application?) = loaded { caches.applications.store(application, for: ExactName(code)) }
+            done(loaded)
+        }
+    }
+
+    /// For handler threads: from the lookup cache, else read here.
+    func application(code: String) throws(RegistryError) -> Application? {
+        if let cached = cachedApplication(code: code) { return cached }
+        let application = try run({ try $0.application(code: code) })
+        if let application { caches.applications.store(application, for: ExactName(code)) }
         return application
     }
 
-    func application(code: String) throws(RegistryError) -> Application? {
-        if let cached = cachedApplication(code: code) { return cached }
-        return try loadApplication(code: code)
+    /// One live version, read without a thread waiting.
+    func schema(
+        application: Application, attributesType: String, version: Int32,
+        then done: @escaping @Sendable (Result<SchemaVersion?, RegistryError>) -> Void
+    ) {
+        start({ $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }, then: done)
+    }
+
+    /// A type's newest live versions, read without a thread waiting.
+    func newest(
+        application: Application, attributesType: String, limit: Int,
+        then done: @escaping @Sendable (Result<[SchemaVersion], RegistryError>) -> Void
+    ) {
+        start({ $0.newest(application: application, attributesType: attributesType, limit: limit, then: $1) }, then: done)
     }
 
     /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
