@@ -71,6 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"]),
         .testTarget(name: "SwiftReaderTests", dependencies: ["SwiftReader", "Registry", "TestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "TestSupport"]),
         .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "EventLoop", "TestSupport"]),
         .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"]),

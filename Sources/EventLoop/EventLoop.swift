@@ -222,6 +222,19 @@ public final class EventLoop: @unchecked Sendable {
     private static let currentKey = ThreadKey()
 }
 
+extension Interest {
+    var epollEvents: UInt32 {
+        (readable ? EPOLLIN.rawValue : 0) | (writable ? EPOLLOUT.rawValue : 0)
+    }
+}
+
+extension Readiness {
+    init(rawEvents: UInt32) {
+        readable = rawEvents & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0
+        writable = rawEvents & EPOLLOUT.rawValue != 0
+    }
+}
+
 /// The pthread key behind `EventLoop.current`, created once.
 private final class ThreadKey: Sendable {
     let key: pthread_key_t

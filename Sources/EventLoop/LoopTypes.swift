@@ -1,10 +1,3 @@
-import CEpoll
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// What a watched descriptor waits for.
 public struct Interest: Sendable, Equatable {
     public var readable: Bool
@@ -17,10 +10,6 @@ public struct Interest: Sendable, Equatable {
 
     public static let read = Interest(readable: true, writable: false)
     public static let readWrite = Interest(readable: true, writable: true)
-
-    var epollEvents: UInt32 {
-        (readable ? EPOLLIN.rawValue : 0) | (writable ? EPOLLOUT.rawValue : 0)
-    }
 }
 
 /// What a descriptor is ready for. A hang-up or an error counts as readable: reading is how
@@ -28,11 +17,6 @@ public struct Interest: Sendable, Equatable {
 public struct Readiness: Sendable, Equatable {
     public let readable: Bool
     public let writable: Bool
-
-    init(rawEvents: UInt32) {
-        readable = rawEvents & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0
-        writable = rawEvents & EPOLLOUT.rawValue != 0
-    }
 }
 
 /// Something with deadlines of its own (libmicrohttpd's connection timeouts, a query's

@@ -7,21 +7,6 @@ import TestSupport
 /// Event loops answer from memory; handlers that may block run on handler threads while their
 /// connection is suspended.
 
-/// A handler that blocks until the test opens the gate, like one waiting on the database.
-private final class Gate: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    let entered = Atomic<Int>(0)
-
-    func pass() {
-        entered.add(1, ordering: .relaxed)
-        semaphore.wait()
-    }
-
-    func open(_ count: Int) {
-        for _ in 0..<count { semaphore.signal() }
-    }
-}
-
 private func gatedServer(workers: Int, eventLoops: Int, gate: Gate) throws -> TestServer {
     try TestServer(
         configuration: HTTPServerConfiguration(workers: workers, eventLoops: eventLoops),
@@ -32,25 +17,6 @@ private func gatedServer(workers: Int, eventLoops: Int, gate: Gate) throws -> Te
             gate.pass()
             return HTTPResponse(status: 200, body: Array("handled \(request.path)".utf8))
         })
-}
-
-/// A request sent from another thread; `status()` waits for its answer.
-private final class BackgroundRequest: Sendable {
-    private let result = Mutex<Int?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(port: Int, target: String) {
-        Thread.detachNewThread { [self] in
-            let status = (try? RawHTTPClient.send(port: port, target: target, timeoutSeconds: 60).status) ?? -1
-            result.withLock { $0 = status }
-            finished.signal()
-        }
-    }
-
-    func status() -> Int? {
-        finished.wait()
-        return result.withLock { $0 }
-    }
 }
 
 @Test func answersFromMemoryWhileEveryHandlerThreadIsBlocked() throws {

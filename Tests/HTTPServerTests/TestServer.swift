@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Synchronization
+import TestSupport
 
 /// A started server plus the bookkeeping the tests look at.
 final class TestServer: Sendable {
@@ -67,3 +68,36 @@ extension Duration {
     }
 }
 
+/// A handler that blocks until the test opens the gate, like one waiting on the database.
+final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    let entered = Atomic<Int>(0)
+
+    func pass() {
+        entered.add(1, ordering: .relaxed)
+        semaphore.wait()
+    }
+
+    func open(_ count: Int) {
+        for _ in 0..<count { semaphore.signal() }
+    }
+}
+
+/// A request sent from another thread; `status()` waits for its answer.
+final class BackgroundRequest: Sendable {
+    private let result = Mutex<Int?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(port: Int, target: String) {
+        Thread.detachNewThread { [self] in
+            let status = (try? RawHTTPClient.send(port: port, target: target, timeoutSeconds: 60).status) ?? -1
+            result.withLock { $0 = status }
+            finished.signal()
+        }
+    }
+
+    func status() -> Int? {
+        finished.wait()
+        return result.withLock { $0 }
+    }
+}

@@ -59,15 +59,20 @@ import TestSupport
         let accounts = [try f.admin.createAccount(name: "first"), try f.admin.createAccount(name: "second")]
         let lockAccount = PGStatement("test_lock_account", "SELECT id FROM accounts WHERE id = $1::bigint FOR UPDATE")
         let firstLockTaken = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        let finished = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
         let attempts = Mutex([0, 0])
         // Two transactions lock the same two rows in opposite order: PostgreSQL aborts one with
-        // 40P01 after deadlock_timeout, and the write policy runs it again.
+        // 40P01 after deadlock_timeout, and the write policy runs it again. The run again waits
+        // for the survivor: otherwise it could take its first row back before the survivor
+        // (woken by the abort) re-locks it, and deadlock a second time.
         let results = onThreads(2) { index in
+            defer { finished[index].signal() }
             try f.pool.withConnection(retry: .write) { connection in
                 let attempt = attempts.withLock { counts -> Int in
                     counts[index] += 1
                     return counts[index]
                 }
+                if attempt > 1 { finished[1 - index].wait() }
                 try connection.transaction {
                     try connection.execute(lockAccount, [accounts[index]])
                     if attempt == 1 {
