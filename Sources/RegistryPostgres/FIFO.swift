@@ -7,8 +7,10 @@ struct FIFO<Element> {
 
     var isEmpty: Bool { head == slots.count }
     var count: Int { slots.count - head }
+    /// The oldest element, left in place.
     var first: Element? { isEmpty ? nil : slots[head] }
 
+    /// Adds `element` behind the others.
     mutating func append(_ element: Element) {
         slots.append(element)
     }

@@ -108,6 +108,27 @@ import TestSupport
         #expect(pool.loopStats == LoopSessionStats(open: 1, inFlight: 0, waiting: 0))
     }
 
+    @Test func aFailingReadInThePipelineFailsAloneWhetherItsExecutionOrItsPreparationFails() throws {
+        let f = try Fixture()
+        let pool = Self.pool(f)
+        let loop = try LoopThread()
+        defer { loop.stop() }
+        let divide = PGStatement("t_divide", "SELECT 1 / $1::integer")
+        let unknownTable = PGStatement("t_unknown_table", "SELECT count(*) FROM no_such_table")
+
+        let results = loop.answers(5, of: Int32.self) { index, done in
+            switch index {
+            case 1: pool.read(StoreRead(statement: divide, parameters: [0]) { try $0.rows[0].int32(0) }, then: done)
+            case 3: pool.read(StoreRead(statement: unknownTable, parameters: []) { try $0.rows[0].int32(0) }, then: done)
+            default: pool.read(Self.echoRead(index).map(\.value), then: done)
+            }
+        }
+        #expect(results.map { try? $0.get() } == [0, nil, 2, nil, 4])
+        #expect(registryError(results[1])?.code == .internal)
+        #expect(registryError(results[3])?.code == .internal)
+        #expect(pool.loopStats == LoopSessionStats(open: 1, inFlight: 0, waiting: 0))
+    }
+
     @Test func readsBeyondTheInFlightLimitWaitAndAreCounted() throws {
         let f = try Fixture()
         let pool = Self.pool(f) { $0.loopReadsInFlight = 2 }
