@@ -258,25 +258,6 @@ import TestSupport
         #expect(pool.loopStats == LoopSessionStats(open: 0, inFlight: 0, waiting: 0))
     }
 
-    @Test func readsFailFastWhileTheDatabaseIsStoppedAndWorkAfterItStarts() throws {
-        let cluster = try TestPostgres.start()
-        defer { try? cluster.stop() }
-        let f = try Fixture(cluster: cluster)
-        let (store, code) = (f.store, f.application.code)
-        let loop = try LoopThread()
-        defer { loop.stop() }
-        #expect(try loop.answer(of: Application?.self) { store.application(code: code, then: $0) }.get() != nil)
-
-        try cluster.stop()
-        let started = ContinuousClock.now
-        let results = loop.answers(20, of: Application?.self) { _, done in store.application(code: code, then: done) }
-        #expect(ContinuousClock.now - started < .seconds(10))
-        for result in results { #expect(registryError(result) == .unavailable("database unavailable")) }
-
-        try cluster.start()
-        #expect(try loop.answer(of: Application?.self) { store.application(code: code, then: $0) }.get() == f.application)
-    }
-
     @Test func stoppingTheLoopAnswersReadsInFlightAndWaiting() throws {
         let f = try Fixture()
         let pool = Self.pool(f) {
