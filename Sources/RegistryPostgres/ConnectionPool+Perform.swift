@@ -12,8 +12,16 @@ extension ConnectionPool {
             return try withConnection(retry: retry, body)
         } catch let error as PGError {
             if error.kind == .server, let mapped = conflict(error) { throw mapped }
-            if error.kind == .invalidParameter { throw RegistryError.invalidArgument("text must not contain NUL characters") }
-            throw error.registryError
+            throw error.storeError
         }
+    }
+}
+
+extension PGError {
+    /// The service's error for a failure no operation claimed: a NUL in text is the client's
+    /// mistake (400), anything else is `registryError` (503 or 500).
+    var storeError: RegistryError {
+        if kind == .invalidParameter { return .invalidArgument("text must not contain NUL characters") }
+        return registryError
     }
 }

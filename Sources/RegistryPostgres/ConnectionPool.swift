@@ -94,8 +94,19 @@ public final class ConnectionPool: Sendable {
     }
 
     /// Why the last attempt to open a session failed, with libpq's detail, for the operator's log
-    /// (clients only ever see "database unavailable").
+    /// (clients only ever see "database unavailable"). Event loops' sessions count too.
     public var lastFailure: PGError? { lock.withLock { state, _ in state.lastFailure } }
+
+    /// The event loops' sessions for this pool's database, summed over loops.
+    public var loopStats: LoopSessionStats { loopFigures.snapshot }
+
+    /// Counted by every loop's `LoopSessions`, read by `loopStats`.
+    let loopFigures = LoopFigures()
+
+    /// Remembers why an event loop could not open a session, for `lastFailure`.
+    func noteConnectFailure(_ error: PGError) {
+        lock.withLock { state, _ in state.lastFailure = error }
+    }
 
     /// Lends a session to `body` for its duration. Errors from `body` pass through unchanged;
     /// the pool's own failures (no session in time, database unreachable) are

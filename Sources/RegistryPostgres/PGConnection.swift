@@ -20,8 +20,11 @@ public final class PGConnection {
     private let statementTimeout: Duration
     private var responseTimeout: Duration?
     /// Statements prepared in this session: name → SQL (to catch two statements sharing a name).
-    private var prepared: [String: String] = [:]
-    private var broken = false
+    var prepared: [String: String] = [:]
+    /// Set once the session is known to be unusable (lost, timed out, in an unknown state).
+    var broken = false
+    /// What a session in pipeline mode still owes (see `PGConnection+Pipeline.swift`).
+    var pipeline = PipelineState()
 
     private init(handle: OpaquePointer, config: PostgresConfig) {
         self.handle = handle
@@ -99,10 +102,7 @@ public final class PGConnection {
         -> PGResult
     {
         try prepareIfNeeded(statement)
-        let texts = parameters.map { $0?.pgText }
-        for text in texts where text?.utf8.contains(0) == true {
-            throw PGError(kind: .invalidParameter, statement: statement.name, debugDetail: "text contains NUL")
-        }
+        let texts = try Self.texts(of: parameters, for: statement)
         let sent = withCStrings(texts) { values in
             PQsendQueryPrepared(handle, statement.name, Int32(values.count), values, nil, nil, 0)
         }
@@ -159,14 +159,7 @@ public final class PGConnection {
     }
 
     private func prepareIfNeeded(_ statement: PGStatement) throws(PGError) {
-        if let known = prepared[statement.name] {
-            guard known == statement.sql else {
-                // A programming error that tests catch; in production it fails one call, not the process.
-                assertionFailure("two statements are named \(statement.name)")
-                throw PGError(kind: .unexpectedResult, statement: statement.name, debugDetail: "two statements share this name")
-            }
-            return
-        }
+        guard try needsPreparing(statement) else { return }
         guard PQsendPrepare(handle, statement.name, statement.sql, 0, nil) == 1 else {
             throw sendFailure(statement: statement.name)
         }
@@ -174,7 +167,19 @@ public final class PGConnection {
         prepared[statement.name] = statement.sql
     }
 
-    private func sendFailure(statement: String?) -> PGError {
+    /// True when this session has not prepared `statement` yet; throws when another SQL text
+    /// was prepared under its name.
+    func needsPreparing(_ statement: PGStatement) throws(PGError) -> Bool {
+        guard let known = prepared[statement.name] else { return true }
+        guard known == statement.sql else {
+            // A programming error that tests catch; in production it fails one call, not the process.
+            assertionFailure("two statements are named \(statement.name)")
+            throw PGError(kind: .unexpectedResult, statement: statement.name, debugDetail: "two statements share this name")
+        }
+        return false
+    }
+
+    func sendFailure(statement: String?) -> PGError {
         let message = String(cString: PQerrorMessage(handle))
         if PQstatus(handle) != CONNECTION_OK { broken = true }
         return PGError(kind: broken ? .connectionLost : .unexpectedResult, statement: statement, debugDetail: message)
@@ -212,17 +217,30 @@ public final class PGConnection {
                 if failure == nil { failure = error }
             }
         }
-        if let failure {
-            if PQstatus(handle) != CONNECTION_OK { broken = true }
-            if broken && failure.kind == .server && failure.sqlState == nil {
-                throw PGError(kind: .connectionLost, statement: statement, debugDetail: failure.debugDetail)
-            }
-            throw failure
-        }
+        if let failure { throw settled(failure, statement: statement) }
         return last ?? PGResult()
     }
 
-    private func serverError(_ result: OpaquePointer, statement: String?) -> PGError {
+    /// A command's failure as callers see it: a server error without SQLSTATE on a session that
+    /// broke is libpq reporting the lost connection, so it counts as a loss.
+    func settled(_ failure: PGError, statement: String?) -> PGError {
+        if PQstatus(handle) != CONNECTION_OK { broken = true }
+        if broken && failure.kind == .server && failure.sqlState == nil {
+            return PGError(kind: .connectionLost, statement: statement, debugDetail: failure.debugDetail)
+        }
+        return failure
+    }
+
+    /// The parameters' text forms; libpq ends text at a NUL, so a value holding one cannot be sent.
+    static func texts(of parameters: [(any PGParameter)?], for statement: PGStatement) throws(PGError) -> [String?] {
+        let texts = parameters.map { $0?.pgText }
+        for text in texts where text?.utf8.contains(0) == true {
+            throw PGError(kind: .invalidParameter, statement: statement.name, debugDetail: "text contains NUL")
+        }
+        return texts
+    }
+
+    func serverError(_ result: OpaquePointer, statement: String?) -> PGError {
         func field(_ code: Int32) -> String? {
             PQresultErrorField(result, code).map { String(cString: $0) }
         }
@@ -263,7 +281,7 @@ public final class PGConnection {
 }
 
 /// Lends C strings for the duration of `body` (libpq copies what it keeps).
-private func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
     let copies = strings.map { $0.flatMap { strdup($0) } }
     defer { for copy in copies { free(copy) } }
     return body(copies.map { $0.map { UnsafePointer($0) } })

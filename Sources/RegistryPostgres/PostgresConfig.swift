@@ -17,6 +17,12 @@ public struct PostgresConfig: Sendable, Equatable {
     public var responseTimeout: Duration
     /// Shown in `pg_stat_activity`, so operators can tell the service's sessions apart.
     public var applicationName: String
+    /// Sessions each event loop keeps for its reads, each with many reads in flight at once.
+    public var loopSessions: Int
+    /// Most reads in flight on one loop session; past it reads wait for one to be answered.
+    public var loopReadsInFlight: Int
+    /// Most reads one loop keeps waiting for a session; past it a read fails at once with 503.
+    public var loopReadsWaiting: Int
 
     /// Only the URL is required; the defaults keep every wait to a few seconds.
     public init(
@@ -26,7 +32,10 @@ public struct PostgresConfig: Sendable, Equatable {
         connectTimeout: Duration = .seconds(3),
         statementTimeout: Duration = .seconds(5),
         responseTimeout: Duration = .seconds(8),
-        applicationName: String = "schema-registry"
+        applicationName: String = "schema-registry",
+        loopSessions: Int = 1,
+        loopReadsInFlight: Int = 64,
+        loopReadsWaiting: Int = 1024
     ) {
         self.databaseURL = databaseURL
         self.poolSize = max(1, poolSize)
@@ -35,6 +44,9 @@ public struct PostgresConfig: Sendable, Equatable {
         self.statementTimeout = statementTimeout
         self.responseTimeout = responseTimeout
         self.applicationName = applicationName
+        self.loopSessions = max(1, loopSessions)
+        self.loopReadsInFlight = max(1, loopReadsInFlight)
+        self.loopReadsWaiting = max(0, loopReadsWaiting)
     }
 }
 

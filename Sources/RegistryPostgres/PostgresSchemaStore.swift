@@ -14,8 +14,13 @@ public struct PostgresSchemaStore: SchemaStore {
     }
 
     public func application(code: String) throws -> Application? {
-        try pool.perform(.read) { connection in
-            try connection.execute(Self.applicationByCode, [code]).rows.first.map { try Application(row: $0) }
+        try pool.read(Self.applicationRead(code: code))
+    }
+
+    /// The application with this code, if any.
+    static func applicationRead(code: String) -> StoreRead<Application?> {
+        StoreRead(statement: applicationByCode, parameters: [code]) { result in
+            try result.rows.first.map { try Application(row: $0) }
         }
     }
 
@@ -61,8 +66,13 @@ public struct PostgresSchemaStore: SchemaStore {
     }
 
     public func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {
-        try pool.perform(.read) { connection in
-            try connection.execute(Self.getVersion, [application.id, attributesType, version]).rows.first.map { row in
+        try pool.read(Self.schemaRead(application: application, attributesType: attributesType, version: version))
+    }
+
+    /// One live version, nil when it does not exist or was deleted.
+    static func schemaRead(application: Application, attributesType: String, version: Int32) -> StoreRead<SchemaVersion?> {
+        StoreRead(statement: getVersion, parameters: [application.id, attributesType, version]) { result in
+            try result.rows.first.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: attributesType, version: version,
                     jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2),
@@ -74,25 +84,34 @@ public struct PostgresSchemaStore: SchemaStore {
     public func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
     {
+        try pool.read(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit))
+    }
+
+    /// Live versions in list order (type, then version descending), of one type or all, after a
+    /// cursor or from the start, at most `limit` (nil: all). A type's newest versions are this
+    /// read with no cursor.
+    static func listRead(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?)
+        -> StoreRead<[SchemaVersion]>
+    {
         let limit: Int? = limit.map { max(0, $0) }
         let statement: PGStatement
         let parameters: [(any PGParameter)?]
         switch (attributesType, cursor) {
         case (nil, nil):
-            statement = Self.listAll
+            statement = listAll
             parameters = [application.id, limit]
         case (nil, let cursor?):
-            statement = Self.listAllAfter
+            statement = listAllAfter
             parameters = [application.id, cursor.attributesType, cursor.version, limit]
         case (let type?, nil):
-            statement = Self.listType
+            statement = listType
             parameters = [application.id, type, limit]
         case (let type?, let cursor?):
-            statement = Self.listTypeAfter
+            statement = listTypeAfter
             parameters = [application.id, type, cursor.attributesType, cursor.version, limit]
         }
-        return try pool.perform(.read) { connection in
-            try connection.execute(statement, parameters).rows.map { row in
+        return StoreRead(statement: statement, parameters: parameters) { result in
+            try result.rows.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: try row.string(0), version: try row.int32(1),
                     jsonSchema: try row.string(2), created: try row.string(3), createdBy: try row.optionalString(4))

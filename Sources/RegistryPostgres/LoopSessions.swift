@@ -1,0 +1,274 @@
+import EventLoop
+import Foundation
+import Registry
+
+/// The sessions one event loop uses for one pool's database. Reads started on the loop are
+/// pipelined on them and answered from the loop's readiness handlers, so no thread waits for
+/// PostgreSQL. A session is opened on a background thread (opening one blocks) and handed to the
+/// loop; reads wait in a bounded queue meanwhile.
+///
+/// Reads behave as on the blocking pool: one waits at most `acquireTimeout` for a session and
+/// `responseTimeout` for its answer (then the session is dropped and its reads fail); one whose
+/// session was lost is sent once more on a fresh session; a session that becomes readable while
+/// idle is being closed by the server and is dropped. Every answer runs on the loop's thread.
+///
+/// `@unchecked Sendable`: everything runs on the loop's thread (tasks, readiness handlers,
+/// ticks, `close`); other threads reach it only through `loop.execute`.
+final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
+    static let shuttingDown = RegistryError.unavailable("the server is shutting down; retry the request")
+
+    private unowned let loop: EventLoop
+    private let pool: ConnectionPool
+    private var sessions: [LoopSession] = []
+    private var connecting = 0
+    private var waiting = FIFO<LoopRead>()
+    private var serveScheduled = false
+    private var closed = false
+    private var reported = LoopSessionStats(open: 0, inFlight: 0, waiting: 0)
+
+    private var config: PostgresConfig { pool.config }
+
+    /// The loop's sessions for `pool`, made on first use; call on the loop's thread.
+    static func on(_ loop: EventLoop, for pool: ConnectionPool) -> LoopSessions {
+        loop.attachment(ObjectIdentifier(pool)) { LoopSessions(loop: loop, pool: pool) }
+    }
+
+    private init(loop: EventLoop, pool: ConnectionPool) {
+        self.loop = loop
+        self.pool = pool
+        // Made while the loop stops (attachments closed, task queue closed): nothing could
+        // answer a read later, so reads are refused from the start.
+        closed = !loop.execute {}
+        if !closed { loop.add(self) }
+    }
+
+    /// Takes a read started on the loop's thread; it is answered later, on that thread.
+    func start(_ read: LoopRead) {
+        guard !closed else { return answerLater(read, Self.shuttingDown) }
+        guard waiting.count < config.loopReadsWaiting else {
+            return answerLater(read, .unavailable("database busy: too many reads waiting"))
+        }
+        var read = read
+        read.deadline = .now + config.acquireTimeout
+        waiting.append(read)
+        publish()
+        // Sent from a task, so that reads started in one turn go out together and no answer
+        // (a broken session's) reaches a caller before its start call has returned.
+        guard !serveScheduled else { return }
+        serveScheduled = true
+        // A loop that takes no more tasks is stopping: answer now, as its close would.
+        if !loop.execute({ self.serveScheduledReads() }) { close() }
+    }
+
+    /// Answers everything still held with "shutting down" and closes the sessions; the loop
+    /// calls it when it stops.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        let open = sessions
+        sessions = []
+        for session in open {
+            loop.unwatch(session.descriptor)
+            for read in session.reads.removeAll() { read.answer(.failure(Self.shuttingDown)) }
+        }
+        for read in waiting.removeAll() { read.answer(.failure(Self.shuttingDown)) }
+        publish()
+    }
+
+    // MARK: - Deadlines
+
+    /// The earliest of the oldest waiting read's and each session's oldest read's deadlines:
+    /// reads are queued and sent in order with one timeout each, so those come first.
+    var nextDeadline: ContinuousClock.Instant? {
+        var earliest = waiting.first?.deadline
+        for session in sessions {
+            if let deadline = session.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
+    }
+
+    /// A session owing an answer past `responseTimeout` is dropped and its reads fail with the
+    /// timeout (not retried: the server may still be busy with them); a read still waiting for
+    /// a session past `acquireTimeout` fails as "busy".
+    func tick() {
+        let now = ContinuousClock.now
+        for session in sessions where session.deadline.map({ $0 <= now }) == true {
+            let statement = session.reads.first?.statement.name
+            drop(session, failing: PGError(kind: .timeout, statement: statement, debugDetail: "no answer within the response timeout"))
+        }
+        while let read = waiting.first, read.deadline <= now {
+            _ = waiting.popFirst()
+            read.answer(.failure(RegistryError.unavailable("database busy: no connection free in time")))
+        }
+        serve()
+    }
+
+    // MARK: - Sending
+
+    private func serveScheduledReads() {
+        serveScheduled = false
+        serve()
+    }
+
+    /// Sends waiting reads to the least busy sessions with room, then opens sessions while reads
+    /// are waiting or in flight and fewer than `loopSessions` are open or opening.
+    private func serve() {
+        guard !closed else { return }
+        while !waiting.isEmpty, let session = sessionWithRoom(), let read = waiting.popFirst() {
+            send(read, on: session)
+        }
+        let busy = !waiting.isEmpty || sessions.contains { !$0.reads.isEmpty }
+        while busy && sessions.count + connecting < config.loopSessions { open() }
+        publish()
+    }
+
+    private func sessionWithRoom() -> LoopSession? {
+        sessions.filter { $0.reads.count < config.loopReadsInFlight }.min { $0.reads.count < $1.reads.count }
+    }
+
+    private func send(_ read: LoopRead, on session: LoopSession) {
+        var read = read
+        do {
+            try session.connection.sendPipelined(read.statement, read.parameters)
+        } catch {
+            guard !session.connection.isUsable else { return read.answer(.failure(error)) }
+            // Nothing reached the server: the read keeps its place and its retry.
+            waiting.prepend(read)
+            return drop(session, failing: error)
+        }
+        read.deadline = .now + config.responseTimeout
+        session.reads.append(read)
+        flush(session)
+    }
+
+    private func flush(_ session: LoopSession) {
+        let pending = session.connection.flushPipeline()
+        guard session.connection.isUsable else {
+            return drop(session, failing: PGError(kind: .connectionLost, debugDetail: "could not write to the session"))
+        }
+        guard pending != session.waitsToWrite else { return }
+        session.waitsToWrite = pending
+        loop.update(session.descriptor, interest: pending ? .readWrite : .read)
+    }
+
+    // MARK: - Answers
+
+    private func handle(_ readiness: Readiness, of session: LoopSession) {
+        guard sessions.contains(where: { $0 === session }) else { return }
+        if readiness.writable { flush(session) }
+        if readiness.readable && sessions.contains(where: { $0 === session }) {
+            if session.connection.isPipelineIdle {
+                drop(session, failing: PGError(kind: .connectionLost, debugDetail: "the server closed an idle session"))
+            } else {
+                receive(on: session)
+            }
+        }
+        serve()
+    }
+
+    private func receive(on session: LoopSession) {
+        for outcome in session.connection.receivePipelined() {
+            // Empty only if an answer given in this loop closed the sessions (and answered all).
+            guard let read = session.reads.popFirst() else { return }
+            switch outcome {
+            case .success(let rows): read.answer(.success(rows))
+            case .failure(let error): retryOrFail(read, error)
+            }
+        }
+        if !session.connection.isUsable {
+            drop(session, failing: PGError(kind: .connectionLost, debugDetail: "the session broke with reads in flight"))
+        }
+    }
+
+    /// Queues a read again when the read retry policy allows it (its session was lost, or the
+    /// server aborted it in a conflict) and it has not been retried yet; otherwise fails it.
+    private func retryOrFail(_ read: LoopRead, _ error: PGError) {
+        guard !closed else { return read.answer(.failure(Self.shuttingDown)) }
+        guard !read.retried, RetryPolicy.read.allowsRetry(after: error) else { return read.answer(.failure(error)) }
+        var again = read
+        again.retried = true
+        again.deadline = .now + config.acquireTimeout
+        waiting.append(again)
+    }
+
+    /// Closes `session`; its reads are retried or failed with `error`. A lost session usually
+    /// means a restart, which ended the idle ones too, so those are closed as well.
+    private func drop(_ session: LoopSession, failing error: PGError) {
+        remove(session)
+        for read in session.reads.removeAll() { retryOrFail(read, error) }
+        if error.isConnectionLoss {
+            for idle in sessions where idle.reads.isEmpty { remove(idle) }
+        }
+    }
+
+    /// The connection is finished once the last reference (the readiness handler's) is gone.
+    private func remove(_ session: LoopSession) {
+        loop.unwatch(session.descriptor)
+        sessions.removeAll { $0 === session }
+    }
+
+    private func answerLater(_ read: LoopRead, _ error: RegistryError) {
+        if !loop.execute({ read.answer(.failure(error)) }) { read.answer(.failure(error)) }
+    }
+
+    // MARK: - Opening sessions
+
+    /// Opens a session on a background thread and hands it to the loop.
+    private func open() {
+        connecting += 1
+        let config = self.config
+        let loop = self.loop
+        let thread = Thread {
+            let opened = Opened(
+                result: Result { () throws(PGError) -> PGConnection in
+                    let connection = try PGConnection.connect(config)
+                    try connection.enterPipelineMode()
+                    return connection
+                })
+            // A stopped loop takes no task; the session is then closed on this thread.
+            loop.execute { self.adopt(opened) }
+        }
+        thread.name = "registry-loop-connect"
+        thread.start()
+    }
+
+    private func adopt(_ opened: Opened) {
+        connecting -= 1
+        var failure: PGError?
+        switch opened.result {
+        case .success(let connection):
+            guard !closed else { return }
+            let session = LoopSession(connection)
+            do {
+                try loop.watch(session.descriptor, interest: .read) { readiness in self.handle(readiness, of: session) }
+                sessions.append(session)
+            } catch {
+                failure = PGError(kind: .connectionFailed, debugDetail: error.description)
+            }
+        case .failure(let error):
+            failure = error
+        }
+        if let failure {
+            pool.noteConnectFailure(failure)
+            // Fail fast when no session can take the waiting reads; otherwise they wait for one.
+            if sessions.isEmpty && connecting == 0 {
+                for read in waiting.removeAll() { read.answer(.failure(RegistryError.unavailable("database unavailable"))) }
+            }
+        }
+        serve()
+    }
+
+    private func publish() {
+        let now = LoopSessionStats(
+            open: sessions.count, inFlight: sessions.reduce(0) { $0 + $1.reads.count }, waiting: waiting.count)
+        guard now != reported else { return }
+        pool.loopFigures.move(from: reported, to: now)
+        reported = now
+    }
+}
+
+/// A session opened for a loop on a background thread. `@unchecked Sendable`: that thread
+/// hands it over and never touches it again.
+private struct Opened: @unchecked Sendable {
+    let result: Result<PGConnection, PGError>
+}

@@ -1,0 +1,38 @@
+import EventLoop
+import Registry
+
+/// The four reads a cold GET needs, answered without a thread waiting when started on an event
+/// loop: they go to that loop's pipelined sessions and `done` runs later on the loop's thread.
+/// Started anywhere else they block like the other methods and call `done` before returning.
+extension PostgresSchemaStore {
+    public func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void) {
+        pool.read(Self.tokenRead(hash: hash), then: done)
+    }
+
+    public func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void) {
+        pool.read(Self.applicationRead(code: code), then: done)
+    }
+
+    public func schema(
+        application: Application, attributesType: String, version: Int32,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        pool.read(Self.schemaRead(application: application, attributesType: attributesType, version: version), then: done)
+    }
+
+    public func newest(
+        application: Application, attributesType: String, limit: Int,
+        then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
+    ) {
+        pool.read(Self.listRead(application: application, attributesType: attributesType, after: nil, limit: limit), then: done)
+    }
+}
+
+extension ConnectionPool {
+    /// Runs `read` on the calling thread's event loop, if it runs one, through that loop's
+    /// sessions; otherwise on a pooled session, blocking, with `done` called before returning.
+    func read<Value>(_ read: StoreRead<Value>, then done: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        guard let loop = EventLoop.current else { return done(Result { try self.read(read) }) }
+        LoopSessions.on(loop, for: self).start(read.loopRead(then: done))
+    }
+}
