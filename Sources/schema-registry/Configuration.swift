@@ -12,6 +12,8 @@ struct Configuration: Sendable {
     /// nil: one per core, at most `httpWorkers`.
     var httpEventLoops: Int?
     var poolSize: Int
+    /// Non-blocking sessions each event loop keeps for the reads it drives itself.
+    var dbLoopSessions: Int
     var dbConnectTimeoutSeconds: Int
     var dbStatementTimeoutMilliseconds: Int
     var dbAcquireTimeoutMilliseconds: Int
@@ -43,6 +45,7 @@ struct Configuration: Sendable {
         ("REGISTRY_HTTP_WORKERS", "threads running requests that wait on the database (default 16)"),
         ("REGISTRY_HTTP_EVENT_LOOPS", "single-threaded HTTP event loops sharing the port (default: one per core)"),
         ("REGISTRY_DB_POOL_SIZE", "PostgreSQL connections per process (default: REGISTRY_HTTP_WORKERS)"),
+        ("REGISTRY_DB_LOOP_SESSIONS", "PostgreSQL connections each event loop adds for its pipelined reads (default 1)"),
         ("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", "libpq connect_timeout (default 3)"),
         ("REGISTRY_DB_STATEMENT_TIMEOUT_MS", "server-side statement_timeout (default 5000)"),
         ("REGISTRY_DB_ACQUIRE_TIMEOUT_MS", "longest wait for a pooled connection before 503 (default 2000)"),
@@ -77,6 +80,7 @@ struct Configuration: Sendable {
                 try reader.integer("REGISTRY_HTTP_EVENT_LOOPS", default: 1, range: 1...64)
             },
             poolSize: try reader.integer("REGISTRY_DB_POOL_SIZE", default: workers, range: 1...1000),
+            dbLoopSessions: try reader.integer("REGISTRY_DB_LOOP_SESSIONS", default: 1, range: 1...16),
             dbConnectTimeoutSeconds: try reader.integer("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", default: 3, range: 2...300),
             dbStatementTimeoutMilliseconds: try reader.integer(
                 "REGISTRY_DB_STATEMENT_TIMEOUT_MS", default: 5000, range: 1...3_600_000),
@@ -114,6 +118,7 @@ struct Configuration: Sendable {
             ("http_workers", String(httpWorkers)),
             ("http_event_loops", httpEventLoops.map(String.init) ?? "one per core"),
             ("db_pool_size", String(poolSize)),
+            ("db_loop_sessions", String(dbLoopSessions)),
             ("max_body_bytes", String(maxBodyBytes)),
             ("connection_timeout_seconds", String(connectionTimeoutSeconds)),
             ("max_connections", String(maxConnections)),

@@ -20,6 +20,7 @@ import TestSupport
         BadSetting(variable: "REGISTRY_LOG_LEVEL", value: "loud"),
         BadSetting(variable: "REGISTRY_ADMIN_LISTEN", value: "nowhere"),
         BadSetting(variable: "REGISTRY_DB_POOL_SIZE", value: "-1"),
+        BadSetting(variable: "REGISTRY_DB_LOOP_SESSIONS", value: "17"),
         BadSetting(variable: "REGISTRY_SHUTDOWN_GRACE_SECONDS", value: "soon"),
         BadSetting(variable: "REGISTRY_CACHE_BYTES", value: "1e9"),
     ]
