@@ -27,6 +27,8 @@ public final class EventLoop: @unchecked Sendable {
     private var watchers: [Int32: Watcher] = [:]
     private var tickers: [any LoopTicker] = []
     private var attachments: [ObjectIdentifier: any LoopAttachment] = [:]
+    /// Follow-ups asked for in this turn, by key, in the order first asked.
+    private var followUps: [(key: Int, body: () -> Void)] = []
 
     private struct TaskQueue {
         var tasks: [Task] = []
@@ -79,7 +81,8 @@ public final class EventLoop: @unchecked Sendable {
             queue.tasks.append(task)
             return true
         }
-        if accepted { signal() }
+        // On the loop's own thread the loop runs its tasks before it waits again: no wake-up.
+        if accepted && EventLoop.current !== self { signal() }
         return accepted
     }
 
@@ -155,6 +158,13 @@ public final class EventLoop: @unchecked Sendable {
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil)
     }
 
+    /// Runs `body` once after the tasks at hand, however often it is asked for with the same
+    /// key before then: many connections resumed in one turn cost one run of their daemon.
+    public func afterTasks(key: Int, _ body: @escaping () -> Void) {
+        guard !followUps.contains(where: { $0.key == key }) else { return }
+        followUps.append((key, body))
+    }
+
     /// Adds a ticker: its deadline bounds every wait, and `tick` runs once it has passed.
     public func add(_ ticker: any LoopTicker) {
         tickers.append(ticker)
@@ -195,8 +205,11 @@ public final class EventLoop: @unchecked Sendable {
                 defer { queue.tasks = [] }
                 return queue.tasks
             }
-            if tasks.isEmpty { return }
             for task in tasks { task() }
+            let due = followUps
+            followUps = []
+            for followUp in due { followUp.body() }
+            if tasks.isEmpty && due.isEmpty { return }
         }
     }
 
@@ -209,7 +222,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func millisecondsUntilNextDeadline() -> Int32 {
-        if queue.withLock({ !$0.tasks.isEmpty }) { return 0 }
+        if !followUps.isEmpty || queue.withLock({ !$0.tasks.isEmpty }) { return 0 }
         guard let earliest = tickers.compactMap(\.nextDeadline).min() else { return -1 }
         let remaining = earliest - ContinuousClock.now
         guard remaining > .zero else { return 0 }

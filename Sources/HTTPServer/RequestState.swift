@@ -120,12 +120,13 @@ struct SuspendedConnection: @unchecked Sendable {
         /// Only from the access handler or the content reader of this connection.
         func suspend() { MHD_suspend_connection(connection) }
 
-        /// From any thread. Resumed on the loop, after which the daemon runs at once (it
-        /// would not otherwise notice: without its own thread it has no wake-up channel).
+        /// From any thread. Resumed on the loop, after which the daemon runs (it would not
+        /// otherwise notice: without its own thread it has no wake-up channel), once for all
+        /// the connections resumed in that turn.
         func resume() {
             loop.execute { [self] in
                 MHD_resume_connection(connection)
-                MHD_run(daemon)
+                loop.afterTasks(key: Int(bitPattern: daemon)) { [daemon] in MHD_run(daemon) }
             }
         }
     }

@@ -83,6 +83,26 @@ import TestSupport
         #expect(received.withLock { $0 } == [1, 2, 3], "an unwatched descriptor calls nothing")
     }
 
+    /// Tasks the loop gives itself run before it waits again, and follow-ups asked for in one
+    /// turn under one key run once, after those tasks.
+    @Test func followUpsRunOncePerTurnAfterTheTasks() throws {
+        let running = try Running()
+        defer { running.finish() }
+        let order = Mutex<[String]>([])
+        _ = running.onLoop { loop in
+            for index in 0..<3 {
+                loop.execute {
+                    order.withLock { $0.append("task \(index)") }
+                    loop.afterTasks(key: 7) { order.withLock { $0.append("follow-up 7") } }
+                }
+            }
+            loop.afterTasks(key: 8) { order.withLock { $0.append("follow-up 8") } }
+            return 0
+        }
+        #expect(waitUntil { order.withLock { $0.count } == 5 })
+        #expect(order.withLock { $0 } == ["follow-up 8", "task 0", "task 1", "task 2", "follow-up 7"])
+    }
+
     @Test func aTickerRunsWhenItsDeadlinePassesWithoutAnyEvent() throws {
         let running = try Running()
         defer { running.finish() }
