@@ -52,7 +52,7 @@ public final class RegistryAPI: Sendable {
     }
 
     static let apiRoutes: [Route] = [
-        Route("GET", "/api/live_activity_schemas", handler: SchemaHandlers.list),
+        Route("GET", "/api/live_activity_schemas", memoryFirst: SchemaHandlers.list),
         Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
         Route("POST", "/api/live_activity_schemas:validate", handler: FormHandlers.validate),
         Route("POST", "/api/live_activity_schemas:lookup", handler: LookupHandlers.lookup),

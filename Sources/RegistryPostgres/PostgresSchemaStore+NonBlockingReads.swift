@@ -20,11 +20,11 @@ extension PostgresSchemaStore {
         pool.read(Self.schemaRead(application: application, attributesType: attributesType, version: version), then: done)
     }
 
-    public func newest(
-        application: Application, attributesType: String, limit: Int,
+    public func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
     ) {
-        pool.read(Self.listRead(application: application, attributesType: attributesType, after: nil, limit: limit), then: done)
+        pool.read(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit), then: done)
     }
 }
 

@@ -76,6 +76,50 @@ import TestSupport
     }
 }
 
+/// A list is read like a version, without a thread waiting; only a large one is written on a
+/// handler thread, so that the event loop never spends long on one request.
+@Suite struct ListOnTheLoopTests {
+    private static func decidedList(_ tenant: Tenant, _ registry: TestRegistry, type: String) -> Decision? {
+        let api = RegistryAPI(store: PostgresSchemaStore(pool: registry.pool), clock: TestClock().now)
+        let request = HTTPRequest(
+            method: "GET", path: "/api/live_activity_schemas", query: [("application", tenant.code), ("attributesType", type)],
+            headers: [("Authorization", "Api \(tenant.token)")])
+        guard case .later(let read) = api.decide(request) else { return nil }
+        return completedHere(read)
+    }
+
+    @Test func aShortListIsWrittenOnTheLoopOnceRead() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("ShortList", SchemaAPITests.flight).status == 200)
+        guard case .respond(let response)? = Self.decidedList(tenant, registry, type: "ShortList") else {
+            Issue.record("a short list is answered on the loop once read")
+            return
+        }
+        #expect(response.status == 200)
+        #expect(try JSONParser.parse(response.body)["schemas"]?.arrayValue?.count == 1)
+    }
+
+    @Test func aListOfLargeTextsIsWrittenOnAHandlerThread() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        let padding = String(repeating: "x", count: 60_000)
+        for version in 1...5 {
+            let schema = #"{"type":"object","description":"\#(version)\#(padding)","properties":{"a":{"type":"string"}}}"#
+            #expect(try tenant.publish("LargeList", schema).status == 200)
+        }
+        guard case .work(let work)? = Self.decidedList(tenant, registry, type: "LargeList") else {
+            Issue.record("5 × 60 KB is more than the loop writes")
+            return
+        }
+        guard case .respond(let response) = work() else {
+            Issue.record("a list never waits")
+            return
+        }
+        #expect(try JSONParser.parse(response.body)["schemas"]?.arrayValue?.count == 5)
+    }
+}
+
 /// Starts a read where no event loop runs, so it completes before `start` returns, and
 /// follows the reads that come after it (the token, then the application, then the version).
 private func completedHere(_ start: @escaping @Sendable (@escaping @Sendable (Decision) -> Void) -> Void) -> Decision? {

@@ -65,7 +65,7 @@ import TestSupport
 
         let asked: [(type: String, limit: Int)] = [("A", 2), ("A", 10), ("C", 10)]
         let newest = loop.answers(3, of: [SchemaVersion].self) { index, done in
-            store.newest(application: application, attributesType: asked[index].type, limit: asked[index].limit, then: done)
+            store.list(application: application, attributesType: asked[index].type, after: nil, limit: asked[index].limit, then: done)
         }
         #expect(try newest[0].get() == store.list(application: application, attributesType: "A", after: nil, limit: 2))
         #expect(try newest[0].get().map(\.version) == [3, 2])

@@ -1,5 +1,5 @@
-/// The reads a cold GET needs (its token, its application, one version, a type's newest
-/// versions), offered so that no thread waits for them: a store that can start a read and be
+/// The reads a cold GET needs (its token, its application, one version, a list of versions),
+/// offered so that no thread waits for them: a store that can start a read and be
 /// told when it completes (PostgreSQL on the caller's event loop) overrides these, and the
 /// request holds only its suspended connection meanwhile.
 ///
@@ -12,9 +12,10 @@ public protocol NonBlockingReads: Sendable {
     func schema(
         application: Application, attributesType: String, version: Int32,
         then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void)
-    /// Live versions of one type, newest first, at most `limit`.
-    func newest(
-        application: Application, attributesType: String, limit: Int,
+    /// `SchemaStore.list`: live versions in list order, optionally of one type, after `cursor`,
+    /// at most `limit`.
+    func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void)
 }
 
@@ -34,10 +35,10 @@ extension NonBlockingReads where Self: SchemaStore {
         done(Result { try schema(application: application, attributesType: attributesType, version: version) })
     }
 
-    public func newest(
-        application: Application, attributesType: String, limit: Int,
+    public func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
     ) {
-        done(Result { try list(application: application, attributesType: attributesType, after: nil, limit: limit) })
+        done(Result { try list(application: application, attributesType: attributesType, after: cursor, limit: limit) })
     }
 }

@@ -31,7 +31,7 @@ enum LatestHandlers {
                 call.caches.latest.version(key),
                 load: { done in
                     let generation = call.caches.latest.generation(key)
-                    call.store.newest(application: application, attributesType: attributesType, limit: 1) { read in
+                    call.store.list(application: application, attributesType: attributesType, after: nil, limit: 1) { read in
                         done(read.flatMap { rows in Result { () throws(RegistryError) in
                             try remembered(call, rows, attributesType, key, readAt: generation)
                         } })

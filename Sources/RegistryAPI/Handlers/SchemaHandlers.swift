@@ -6,7 +6,8 @@ import Registry
 enum SchemaHandlers {
     static let maxPageSize = 1000
 
-    static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    /// Reads the page (or a long list's first batch) without a thread waiting.
+    static func list(_ call: Call) throws(RegistryError) -> Step {
         let code = try call.query.requiredString(.application)
         let attributesType = try call.query.string(.attributesType)
         if let attributesType { try AttributesTypeName.validate(attributesType) }
@@ -14,19 +15,38 @@ enum SchemaHandlers {
         let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try PageToken.decode(token)
         }
-        let application = try call.application(code: code)
-        guard let pageSize else {
-            return try SchemaListStream.response(call, application: application, attributesType: attributesType, after: cursor)
+        return try call.withApplication(code: code) { application in
+            guard let pageSize else {
+                return SchemaListStream.respond(call, application: application, attributesType: attributesType, after: cursor)
+            }
+            return Step.reading({ done in
+                call.store.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: done)
+            }) { rows in
+                rendering(rows) {
+                    var page = rows
+                    var nextToken: String?
+                    if page.count > pageSize {
+                        page.removeLast(page.count - pageSize)
+                        nextToken = page.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
+                    }
+                    return HTTPResponse(
+                        status: 200, headers: [("Content-Type", "application/json")],
+                        body: SchemaJSON.listBody(page, nextPageToken: nextToken))
+                }
+            }
         }
-        var rows = try call.store.run({ try $0.list(
-            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) })
-        var nextToken: String?
-        if rows.count > pageSize {
-            rows.removeLast(rows.count - pageSize)
-            nextToken = rows.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
-        }
-        return HTTPResponse(
-            status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.listBody(rows, nextPageToken: nextToken))
+    }
+
+    /// Texts up to this size in all are written into a list on the event loop, as a version's
+    /// body is; a larger page (up to 1,000 texts of 64 KB) is written on a handler thread, so
+    /// that it never holds up the loop's other connections.
+    static let listBytesOnTheLoop = 256 << 10
+
+    /// `render` on the event loop when the rows are small enough, else on a handler thread.
+    static func rendering(_ rows: [SchemaVersion], _ render: @escaping @Sendable () -> HTTPResponse) -> Step {
+        let bytes = rows.reduce(0) { $0 + $1.jsonSchema.utf8.count }
+        guard bytes > listBytesOnTheLoop else { return .respond(render()) }
+        return .work { .respond(render()) }
     }
 
     /// From memory when the application and the body are cached (an event loop answers).

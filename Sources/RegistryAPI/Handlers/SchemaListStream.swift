@@ -33,13 +33,21 @@ final class SchemaListStream: HTTPBodyStream {
         self.position = Mutex(position)
     }
 
-    /// The list response: one piece when short, else the first batch with the rest streamed.
-    static func response(_ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?)
-        throws(RegistryError) -> HTTPResponse
+    /// The list response: the first batch is read without a thread waiting; a short list is
+    /// then answered in one piece, a longer one with the rest streamed from handler threads.
+    static func respond(_ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?) -> Step {
+        Step.reading({ done in
+            call.store.list(application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1, then: done)
+        }) { rows in
+            SchemaHandlers.rendering(rows) { response(call, application: application, attributesType: attributesType, firstRows: rows) }
+        }
+    }
+
+    private static func response(_ call: Call, application: Application, attributesType: String?, firstRows: [SchemaVersion])
+        -> HTTPResponse
     {
         let headers = [("Content-Type", "application/json")]
-        var rows = try call.store.run({ try $0.list(
-            application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1) })
+        var rows = firstRows
         guard rows.count > firstBatchRows else {
             return HTTPResponse(status: 200, headers: headers, body: SchemaJSON.listBody(rows, nextPageToken: nil))
         }

@@ -8,7 +8,7 @@ import Registry
 /// written once (`SchemaStore`); only the calls that read or move a cache are wrapped here.
 /// Blocking calls (`run`) are for handler threads only. Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and start the reads a cold GET needs
-/// through `NonBlockingReads` (`loadToken`, `loadApplication`, `schema`, `newest`), which
+/// through `NonBlockingReads` (`loadToken`, `loadApplication`, `schema`, `list`), which
 /// complete on the loop without a thread waiting.
 struct Storage: Sendable {
     /// Nil behind an operations-only listener, which has no route that reads schemas: every
@@ -131,12 +131,12 @@ struct Storage: Sendable {
         start({ $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }, then: done)
     }
 
-    /// A type's newest live versions, read without a thread waiting.
-    func newest(
-        application: Application, attributesType: String, limit: Int,
+    /// Live versions in list order, read without a thread waiting.
+    func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
         then done: @escaping @Sendable (Result<[SchemaVersion], RegistryError>) -> Void
     ) {
-        start({ $0.newest(application: application, attributesType: attributesType, limit: limit, then: $1) }, then: done)
+        start({ $0.list(application: application, attributesType: attributesType, after: cursor, limit: limit, then: $1) }, then: done)
     }
 
     /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
