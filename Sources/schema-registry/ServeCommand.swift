@@ -40,7 +40,9 @@ enum ServeCommand {
             reviewing: ReviewSettings(
                 maxComparedVersions: configuration.compatibilityMaxVersions,
                 concurrentHeavyRequests: configuration.maxHeavyRequests,
-                waitingHeavyRequests: max(1, configuration.httpWorkers / 2 - configuration.maxHeavyRequests)),
+                // Reads wait for the database on the event loops, not on handler threads, so every
+                // handler thread but the permits' may wait for a permit.
+                waitingHeavyRequests: max(1, configuration.httpWorkers - configuration.maxHeavyRequests)),
             waitingRoom: WaitingRoom(capacity: configuration.maxWaitingRequests))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(

@@ -79,10 +79,13 @@ import TestSupport
 /// A list is read like a version, without a thread waiting; only a large one is written on a
 /// handler thread, so that the event loop never spends long on one request.
 @Suite struct ListOnTheLoopTests {
-    private static func decidedList(_ tenant: Tenant, _ registry: TestRegistry, type: String) -> Decision? {
+    private static func decidedList(
+        _ tenant: Tenant, _ registry: TestRegistry, type: String, pageSize: Int? = nil
+    ) -> Decision? {
         let api = RegistryAPI(store: PostgresSchemaStore(pool: registry.pool), clock: TestClock().now)
         let request = HTTPRequest(
-            method: "GET", path: "/api/live_activity_schemas", query: [("application", tenant.code), ("attributesType", type)],
+            method: "GET", path: "/api/live_activity_schemas",
+            query: [("application", tenant.code), ("attributesType", type)] + (pageSize.map { [("pageSize", String($0))] } ?? []),
             headers: [("Authorization", "Api \(tenant.token)")])
         guard case .later(let read) = api.decide(request) else { return nil }
         return completedHere(read)
@@ -98,6 +101,28 @@ import TestSupport
         }
         #expect(response.status == 200)
         #expect(try JSONParser.parse(response.body)["schemas"]?.arrayValue?.count == 1)
+    }
+
+    /// A loop keeps many reads in flight: pages of more rows than a long list's first batch
+    /// are read on a handler thread, so that their memory is bounded by the threads.
+    @Test(arguments: [(16, true), (17, false), (1000, false)])
+    func onlyShortPagesAreReadOnTheLoop(pageSize: Int, onTheLoop: Bool) throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("Paged", SchemaAPITests.flight).status == 200)
+        switch Self.decidedList(tenant, registry, type: "Paged", pageSize: pageSize) {
+        case .respond(let response)?:
+            #expect(onTheLoop && response.status == 200, "pageSize \(pageSize)")
+        case .work(let work)?:
+            #expect(!onTheLoop, "pageSize \(pageSize)")
+            guard case .respond(let response) = work() else {
+                Issue.record("a page never waits")
+                return
+            }
+            #expect(try JSONParser.parse(response.body)["schemas"]?.arrayValue?.count == 1)
+        default:
+            Issue.record("pageSize \(pageSize): the list is answered or handed on")
+        }
     }
 
     @Test func aListOfLargeTextsIsWrittenOnAHandlerThread() throws {

@@ -6,7 +6,7 @@ import Registry
 enum SchemaHandlers {
     static let maxPageSize = 1000
 
-    /// Reads the page (or a long list's first batch) without a thread waiting.
+    /// Reads a short page (or a long list's first batch) without a thread waiting.
     static func list(_ call: Call) throws(RegistryError) -> Step {
         let code = try call.query.requiredString(.application)
         let attributesType = try call.query.string(.attributesType)
@@ -19,22 +19,36 @@ enum SchemaHandlers {
             guard let pageSize else {
                 return SchemaListStream.respond(call, application: application, attributesType: attributesType, after: cursor)
             }
+            guard pageSize < loopListRows else {
+                return .work { () throws(RegistryError) in
+                    let rows = try call.store.run({ try $0.list(
+                        application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) })
+                    return .respond(page(rows, pageSize))
+                }
+            }
             return Step.reading({ done in
                 call.store.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: done)
             }) { rows in
-                rendering(rows) {
-                    var page = rows
-                    var nextToken: String?
-                    if page.count > pageSize {
-                        page.removeLast(page.count - pageSize)
-                        nextToken = page.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
-                    }
-                    return HTTPResponse(
-                        status: 200, headers: [("Content-Type", "application/json")],
-                        body: SchemaJSON.listBody(page, nextPageToken: nextToken))
-                }
+                rendering(rows) { page(rows, pageSize) }
             }
         }
+    }
+
+    /// Pages of up to this many rows, and a long list's first batch, are read on the event
+    /// loop. Longer pages are read and written on a handler thread: a loop keeps many reads in
+    /// flight at once, and that many pages of 1,000 texts would not fit in memory.
+    static let loopListRows = SchemaListStream.firstBatchRows + 1
+
+    /// `rows` (one more than a page, when there is a next page) as a page with its token.
+    private static func page(_ rows: [SchemaVersion], _ pageSize: Int) -> HTTPResponse {
+        var page = rows
+        var nextToken: String?
+        if page.count > pageSize {
+            page.removeLast(page.count - pageSize)
+            nextToken = page.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
+        }
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.listBody(page, nextPageToken: nextToken))
     }
 
     /// Texts up to this size in all are written into a list on the event loop, as a version's
