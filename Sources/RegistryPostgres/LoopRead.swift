@@ -1,7 +1,7 @@
 import Registry
 
 /// A read held by a loop's sessions, waiting or in flight, with its value type erased so one
-/// queue holds all four kinds.
+/// queue holds every kind.
 struct LoopRead: Sendable {
     let statement: PGStatement
     let parameters: [(any PGParameter)?]

@@ -3,6 +3,12 @@ import Registry
 /// Reading the audit trail (writes go through `AuditLog` inside each change's transaction).
 extension PostgresSchemaStore {
     public func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] {
+        try pool.read(Self.auditRead(query))
+    }
+
+    /// The events matching `query`, in its order; newest first is read per application only
+    /// (along its index), so a query without one is refused before anything is sent.
+    static func auditRead(_ query: AuditQuery) throws(RegistryError) -> StoreRead<[AuditEvent]> {
         let filters: [(any PGParameter)?] = [
             query.attributesType, query.action?.rawValue, query.since, query.until, query.cursor, Int64(max(0, query.limit)),
         ]
@@ -10,14 +16,14 @@ extension PostgresSchemaStore {
         switch query.order {
         case .newestFirst:
             guard let applicationID = query.applicationID else {
-                throw RegistryError.internal("newest-first audit reads are per application")
+                throw .internal("newest-first audit reads are per application")
             }
-            (statement, parameters) = (Self.auditOfApplication, [applicationID] + filters)
+            (statement, parameters) = (auditOfApplication, [applicationID] + filters)
         case .oldestFirst:
-            (statement, parameters) = (Self.auditOldestFirst, [query.accountID] + filters)
+            (statement, parameters) = (auditOldestFirst, [query.accountID] + filters)
         }
-        return try pool.perform(.read) { connection in
-            try connection.execute(statement, parameters).rows.map { try AuditEvent(row: $0) }
+        return StoreRead(statement: statement, parameters: parameters) { result in
+            try result.rows.map { try AuditEvent(row: $0) }
         }
     }
 

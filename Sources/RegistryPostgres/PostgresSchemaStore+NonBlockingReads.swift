@@ -1,9 +1,10 @@
 import EventLoop
 import Registry
 
-/// The four reads a cold GET needs, answered without a thread waiting when started on an event
-/// loop: they go to that loop's pipelined sessions and `done` runs later on the loop's thread.
-/// Started anywhere else they block like the other methods and call `done` before returning.
+/// The reads of GETs, each one statement, answered without a thread waiting when started on
+/// an event loop: they go to that loop's pipelined sessions and `done` runs later on the loop's
+/// thread. Started anywhere else they block like the other methods and call `done` before
+/// returning.
 extension PostgresSchemaStore {
     public func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void) {
         pool.read(Self.tokenRead(hash: hash), then: done)
@@ -11,6 +12,10 @@ extension PostgresSchemaStore {
 
     public func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void) {
         pool.read(Self.applicationRead(code: code), then: done)
+    }
+
+    public func applications(accountID: Int64, then done: @escaping @Sendable (Result<[Application], any Error>) -> Void) {
+        pool.read(Self.applicationsRead(accountID: accountID), then: done)
     }
 
     public func schema(
@@ -25,6 +30,26 @@ extension PostgresSchemaStore {
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
     ) {
         pool.read(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit), then: done)
+    }
+
+    public func types(
+        application: Application, filter: TypeFilter, limit: Int?,
+        then done: @escaping @Sendable (Result<[TypeSummary], any Error>) -> Void
+    ) {
+        pool.read(Self.typesRead(application: application, filter: filter, limit: limit), then: done)
+    }
+
+    public func compatibilityPolicy(
+        application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void
+    ) {
+        pool.read(Self.policyRead(application: application, attributesType: attributesType), then: done)
+    }
+
+    /// A query the store refuses (`auditRead`) fails before anything is sent, as it blocks.
+    public func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void) {
+        let read: StoreRead<[AuditEvent]>
+        do { read = try Self.auditRead(query) } catch { return done(.failure(error)) }
+        pool.read(read, then: done)
     }
 }
 

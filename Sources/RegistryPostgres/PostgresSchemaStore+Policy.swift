@@ -5,11 +5,15 @@ import Registry
 /// from a cache, so a change binds the next publish on every replica.
 extension PostgresSchemaStore {
     public func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy {
-        try pool.perform(.read) { connection in
-            guard let row = try connection.execute(Self.readPolicy, [application.id, attributesType ?? ""]).rows.first else {
-                throw RegistryError.internal("the compatibility policy was not read")
-            }
-            return try Self.effectivePolicy(row, from: 0)
+        try pool.read(Self.policyRead(application: application, attributesType: attributesType))
+    }
+
+    /// The policy in force for a type (nil: the application's default) and where it was set.
+    /// The statement always answers one row (the built-in default at worst); none is a 500.
+    static func policyRead(application: Application, attributesType: String?) -> StoreRead<EffectivePolicy> {
+        StoreRead(statement: readPolicy, parameters: [application.id, attributesType ?? ""]) { result in
+            guard let row = result.rows.first else { throw RegistryError.internal("the compatibility policy was not read") }
+            return try effectivePolicy(row, from: 0)
         }
     }
 

@@ -25,8 +25,13 @@ public struct PostgresSchemaStore: SchemaStore {
     }
 
     public func applications(accountID: Int64) throws -> [Application] {
-        try pool.perform(.read) { connection in
-            try connection.execute(Self.applicationsOfAccount, [accountID]).rows.map { try Application(row: $0) }
+        try pool.read(Self.applicationsRead(accountID: accountID))
+    }
+
+    /// The applications of an account, ordered by code.
+    static func applicationsRead(accountID: Int64) -> StoreRead<[Application]> {
+        StoreRead(statement: applicationsOfAccount, parameters: [accountID]) { result in
+            try result.rows.map { try Application(row: $0) }
         }
     }
 

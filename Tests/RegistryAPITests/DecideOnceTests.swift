@@ -147,7 +147,7 @@ import TestSupport
 
 /// Starts a read where no event loop runs, so it completes before `start` returns, and
 /// follows the reads that come after it (the token, then the application, then the version).
-private func completedHere(_ start: @escaping @Sendable (@escaping @Sendable (Decision) -> Void) -> Void) -> Decision? {
+func completedHere(_ start: @escaping @Sendable (@escaping @Sendable (Decision) -> Void) -> Void) -> Decision? {
     let next = Mutex<Decision?>(nil)
     start { decided in next.withLock { $0 = decided } }
     guard let decided = next.withLock({ $0 }) else { return nil }

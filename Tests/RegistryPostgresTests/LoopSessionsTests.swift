@@ -33,7 +33,7 @@ import TestSupport
         return ConnectionPool(config: config)
     }
 
-    @Test func theFourReadsAnswerAsTheBlockingReadsDo() throws {
+    @Test func theReadsAnswerAsTheBlockingReadsDo() throws {
         let f = try Fixture()
         for _ in 1...3 { try f.publish("A") }
         try f.publish("B")
@@ -71,6 +71,40 @@ import TestSupport
         #expect(try newest[0].get().map(\.version) == [3, 2])
         #expect(try newest[1].get().map(\.version) == [3, 2, 1])
         #expect(try newest[2].get().isEmpty)
+
+        let accountID = f.accountID
+        let owned = loop.answers(2, of: [Application].self) { index, done in
+            store.applications(accountID: index == 0 ? accountID : -1, then: done)
+        }
+        #expect(try owned[0].get() == store.applications(accountID: accountID))
+        #expect(try owned[0].get() == [application])
+        #expect(try owned[1].get().isEmpty)
+
+        let filters = [TypeFilter(prefix: nil, after: nil), TypeFilter(prefix: "B", after: nil), TypeFilter(prefix: nil, after: "A")]
+        let index = loop.answers(3, of: [TypeSummary].self) { index, done in
+            store.types(application: application, filter: filters[index], limit: index == 0 ? nil : 1, then: done)
+        }
+        #expect(try index[0].get() == store.types(application: application, filter: filters[0], limit: nil))
+        #expect(try index[0].get().map(\.attributesType) == ["A", "B"])
+        #expect(try index[1].get().map(\.attributesType) == ["B"])
+        #expect(try index[2].get().map(\.attributesType) == ["B"])
+
+        let policies = loop.answers(2, of: EffectivePolicy.self) { index, done in
+            store.compatibilityPolicy(application: application, attributesType: index == 0 ? nil : "A", then: done)
+        }
+        #expect(try policies[0].get() == store.compatibilityPolicy(application: application, attributesType: nil))
+        #expect(try policies[1].get() == store.compatibilityPolicy(application: application, attributesType: "A"))
+
+        let queries = [
+            AuditQuery(order: .newestFirst, applicationID: application.id, limit: 2),
+            AuditQuery(order: .oldestFirst, accountID: accountID, limit: 10),
+            AuditQuery(order: .newestFirst, limit: 10),
+        ]
+        let audits = loop.answers(3, of: [AuditEvent].self) { index, done in store.auditEvents(queries[index], then: done) }
+        #expect(try audits[0].get() == store.auditEvents(queries[0]))
+        #expect(try audits[0].get().count == 2)
+        #expect(try audits[1].get() == store.auditEvents(queries[1]))
+        #expect(registryError(audits[2])?.code == .internal, "newest first is per application, refused as when blocking")
     }
 
     @Test func offTheLoopTheReadsBlockAndAnswerBeforeReturning() throws {

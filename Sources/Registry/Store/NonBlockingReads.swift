@@ -1,5 +1,6 @@
-/// The reads a cold GET needs (its token, its application, one version, a list of versions),
-/// offered so that no thread waits for them: a store that can start a read and be
+/// The reads a GET needs (its token, its application, one version, a list of versions, and
+/// the single-statement reads of the type index, the applications, a policy and the audit
+/// trail), offered so that no thread waits for them: a store that can start a read and be
 /// told when it completes (PostgreSQL on the caller's event loop) overrides these, and the
 /// request holds only its suspended connection meanwhile.
 ///
@@ -9,6 +10,8 @@
 public protocol NonBlockingReads: Sendable {
     func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void)
     func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void)
+    /// `SchemaStore.applications`: an account's applications, ordered by code.
+    func applications(accountID: Int64, then done: @escaping @Sendable (Result<[Application], any Error>) -> Void)
     func schema(
         application: Application, attributesType: String, version: Int32,
         then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void)
@@ -17,6 +20,15 @@ public protocol NonBlockingReads: Sendable {
     func list(
         application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void)
+    /// `SchemaStore.types`: the type index.
+    func types(
+        application: Application, filter: TypeFilter, limit: Int?,
+        then done: @escaping @Sendable (Result<[TypeSummary], any Error>) -> Void)
+    /// `SchemaStore.compatibilityPolicy`: the policy in force and where it was set.
+    func compatibilityPolicy(
+        application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void)
+    /// `SchemaStore.auditEvents`: audit events matching `query`, in its order.
+    func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void)
 }
 
 extension NonBlockingReads where Self: SchemaStore {
@@ -26,6 +38,10 @@ extension NonBlockingReads where Self: SchemaStore {
 
     public func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void) {
         done(Result { try application(code: code) })
+    }
+
+    public func applications(accountID: Int64, then done: @escaping @Sendable (Result<[Application], any Error>) -> Void) {
+        done(Result { try applications(accountID: accountID) })
     }
 
     public func schema(
@@ -40,5 +56,22 @@ extension NonBlockingReads where Self: SchemaStore {
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
     ) {
         done(Result { try list(application: application, attributesType: attributesType, after: cursor, limit: limit) })
+    }
+
+    public func types(
+        application: Application, filter: TypeFilter, limit: Int?,
+        then done: @escaping @Sendable (Result<[TypeSummary], any Error>) -> Void
+    ) {
+        done(Result { try types(application: application, filter: filter, limit: limit) })
+    }
+
+    public func compatibilityPolicy(
+        application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void
+    ) {
+        done(Result { try compatibilityPolicy(application: application, attributesType: attributesType) })
+    }
+
+    public func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void) {
+        done(Result { try auditEvents(query) })
     }
 }

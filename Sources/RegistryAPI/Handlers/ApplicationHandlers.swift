@@ -5,13 +5,13 @@ import Registry
 /// the ones it is limited to), so a client (the control panel) can offer a choice instead of
 /// asking for a code.
 enum ApplicationHandlers {
-    static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let applications = try call.store.run({ try $0.applications(accountID: call.accountID ?? -1) }).filter { application in
-            call.token?.reaches(application) ?? false
+    /// Read without a thread waiting: one account's applications, a short list.
+    static func list(_ call: Call) throws(RegistryError) -> Step {
+        Step.reading({ done in call.store.applications(accountID: call.accountID ?? -1, then: done) }) { applications in
+            let items: [JSONValue] = applications.filter { application in call.token?.reaches(application) ?? false }.map { application in
+                ["code": .string(application.code), "name": .string(application.name), "created": .string(application.created)]
+            }
+            return .respond(JSONResponse.make(["applications": .array(items)]))
         }
-        let items: [JSONValue] = applications.map { application in
-            ["code": .string(application.code), "name": .string(application.name), "created": .string(application.created)]
-        }
-        return JSONResponse.make(["applications": .array(items)])
     }
 }

@@ -8,7 +8,8 @@ enum AuditHandlers {
     /// returned whole.
     static let defaultPageSize = 100
 
-    static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    /// Reads a page (at most 1,000 events) without a thread waiting.
+    static func list(_ call: Call) throws(RegistryError) -> Step {
         let code = try call.query.requiredString(.application)
         let attributesType = try call.query.string(.attributesType)
         if let attributesType { try AttributesTypeName.validate(attributesType) }
@@ -19,11 +20,19 @@ enum AuditHandlers {
         let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try AuditPageToken.decode(token)
         }
-        let application = try call.application(code: code)
-        var events = try call.store.run({ try $0.auditEvents(
-            AuditQuery(
+        return try call.withApplication(code: code) { application in
+            let query = AuditQuery(
                 order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
-                until: until, cursor: cursor, limit: pageSize + 1)) })
+                until: until, cursor: cursor, limit: pageSize + 1)
+            return Step.reading({ done in call.store.auditEvents(query, then: done) }) { events in
+                .respond(page(events, pageSize))
+            }
+        }
+    }
+
+    /// `events` (one more than a page, when there is a next page) as a page with its token.
+    private static func page(_ events: [AuditEvent], _ pageSize: Int) -> HTTPResponse {
+        var events = events
         var body: JSONObject = [:]
         if events.count > pageSize {
             events.removeLast(events.count - pageSize)

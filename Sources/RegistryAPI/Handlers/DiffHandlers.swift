@@ -7,41 +7,71 @@ import Registry
 enum DiffHandlers {
     static let against = FieldName("against")
 
-    static func diff(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let (application, attributesType, version) = try SchemaHandlers.versionAddress(call)
-        let requested = try call.query.string(against).flatMap { text throws(RegistryError) -> Int32? in
-            text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
+    /// Reads both versions without a thread waiting, one after the other (the newer first, so
+    /// its 404 comes first), and compares them on the event loop unless a text is large.
+    static func diff(_ call: Call) throws(RegistryError) -> Step {
+        let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
+        return try call.withApplication(code: code) { application throws(RegistryError) in
+            let requested = try call.query.string(against).flatMap { text throws(RegistryError) -> Int32? in
+                text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
+            }
+            return Step.reading({ done in
+                call.store.schema(application: application, attributesType: attributesType, version: version, then: done)
+            }) { read throws(RegistryError) in
+                let newer = try SchemaHandlers.found(read, attributesType, version)
+                return earlier(call, application, attributesType, before: version, requested: requested) { earlier throws(RegistryError) in
+                    try compared(newer, with: earlier, application: application)
+                }
+            }
         }
-        let newer = try SchemaHandlers.found(
-            call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
-        let earlier: SchemaVersion
+    }
+
+    /// Goes on with the version to compare with: `requested`, else the previous live version
+    /// (404 when there is none).
+    private static func earlier(
+        _ call: Call, _ application: Application, _ attributesType: String, before version: Int32, requested: Int32?,
+        then next: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> Step
+    ) -> Step {
         if let requested {
-            earlier = try SchemaHandlers.found(
-                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: requested) }),
-                attributesType, requested)
-        } else {
-            // The list order is version descending within a type: the first live version after
-            // this one is the previous live version.
-            guard
-                let previous = try call.store.run({ try $0.list(
-                    application: application, attributesType: attributesType,
-                    after: ListCursor(attributesType: attributesType, version: version), limit: 1
-                ) }).first
-            else {
+            return Step.reading({ done in
+                call.store.schema(application: application, attributesType: attributesType, version: requested, then: done)
+            }) { read throws(RegistryError) in
+                try next(SchemaHandlers.found(read, attributesType, requested))
+            }
+        }
+        // The list order is version descending within a type: the first live version after
+        // this one is the previous live version.
+        return Step.reading({ done in
+            call.store.list(
+                application: application, attributesType: attributesType,
+                after: ListCursor(attributesType: attributesType, version: version), limit: 1, then: done)
+        }) { rows throws(RegistryError) in
+            guard let previous = rows.first else {
                 throw .notFound(
                     "attributesType \(JSONWriter.string(.string(attributesType))) has no live version before \(version) to compare with; pass against")
             }
-            earlier = previous
+            return try next(previous)
         }
-        let diff = SchemaDiff(from: try earlier.document(), oldVersion: earlier.version, to: try newer.document())
-        return JSONResponse.make([
-            "application": .string(application.code),
-            "attributes_type": .string(attributesType),
-            "version": .number(String(version)),
-            "against": .number(String(earlier.version)),
-            "compatible": .bool(diff.compatibility.isCompatible),
-            "changes": .array(diff.changes.map(\.jsonValue)),
-            "problems": .array(diff.compatibility.problems.map(\.jsonValue)),
-        ])
+    }
+
+    /// The diff, on the event loop; parsing and comparing a large text (`Reviews.isHeavy`)
+    /// take milliseconds, so such a diff is computed on a handler thread.
+    private static func compared(_ newer: SchemaVersion, with earlier: SchemaVersion, application: Application)
+        throws(RegistryError) -> Step
+    {
+        let respond = { @Sendable () throws(RegistryError) -> HTTPResponse in
+            let diff = SchemaDiff(from: try earlier.document(), oldVersion: earlier.version, to: try newer.document())
+            return JSONResponse.make([
+                "application": .string(application.code),
+                "attributes_type": .string(newer.attributesType),
+                "version": .number(String(newer.version)),
+                "against": .number(String(earlier.version)),
+                "compatible": .bool(diff.compatibility.isCompatible),
+                "changes": .array(diff.changes.map(\.jsonValue)),
+                "problems": .array(diff.compatibility.problems.map(\.jsonValue)),
+            ])
+        }
+        guard Reviews.isHeavy(newer.jsonSchema) || Reviews.isHeavy(earlier.jsonSchema) else { return .respond(try respond()) }
+        return .work { () throws(RegistryError) in .respond(try respond()) }
     }
 }

@@ -6,11 +6,17 @@ import Registry
 /// `/api/live_activity_types/{attributesType}/compatibility_policy?application=…`. Reading
 /// answers the policy in force and where it was set; removing falls back to the next one up.
 enum PolicyHandlers {
-    static func get(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let (application, attributesType) = try address(call)
-        return respond(
-            try call.store.run({ try $0.compatibilityPolicy(application: application, attributesType: attributesType) }),
-            application: application, attributesType: attributesType)
+    /// Reads the policy in force without a thread waiting; setting and removing it are
+    /// transactions, on handler threads.
+    static func get(_ call: Call) throws(RegistryError) -> Step {
+        let (code, attributesType) = try addressPath(call)
+        return try call.withApplication(code: code) { application in
+            Step.reading({ done in
+                call.store.compatibilityPolicy(application: application, attributesType: attributesType, then: done)
+            }) { effective in
+                .respond(respond(effective, application: application, attributesType: attributesType))
+            }
+        }
     }
 
     static func set(_ call: Call) throws(RegistryError) -> HTTPResponse {
@@ -35,15 +41,22 @@ enum PolicyHandlers {
 
     /// The application and (on the type route) the type, malformed input first, then access.
     private static func address(_ call: Call) throws(RegistryError) -> (Application, String?) {
+        let (code, attributesType) = try addressPath(call)
+        return (try call.application(code: code), attributesType)
+    }
+
+    /// The malformed-request checks of `address`: the application's code and (on the type
+    /// route) the type, before the application is looked up.
+    private static func addressPath(_ call: Call) throws(RegistryError) -> (code: String, attributesType: String?) {
         if let raw = call.rawParameters["application"] {
             guard let code = PercentDecoding.decode(raw), !code.isEmpty else {
                 throw .invalidArgument("application: invalid percent-encoding or not UTF-8 in the path")
             }
-            return (try call.application(code: code), nil)
+            return (code, nil)
         }
         let attributesType = try call.pathAttributesType()
         let code = try call.query.requiredString(.application)
-        return (try call.application(code: code), attributesType)
+        return (code, attributesType)
     }
 
     /// `{"policy": {"application", "attributes_type"?, "mode", "enforce",

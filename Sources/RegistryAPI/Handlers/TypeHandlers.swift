@@ -6,7 +6,9 @@ import Registry
 enum TypeHandlers {
     static let prefix = FieldName("prefix")
 
-    static func list(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    /// Reads a page without a thread waiting. The whole index (no `pageSize`) has no bound on
+    /// its rows, so it is read on a handler thread, whose number bounds the memory it takes.
+    static func list(_ call: Call) throws(RegistryError) -> Step {
         let code = try call.query.requiredString(.application)
         let prefix = try call.query.string(prefix).flatMap { text throws(RegistryError) -> String? in
             guard !text.isEmpty else { return nil }
@@ -19,9 +21,24 @@ enum TypeHandlers {
         let after = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try TypePageToken.decode(token)
         }
-        let application = try call.application(code: code)
-        var rows = try call.store.run({ try $0.types(
-            application: application, filter: TypeFilter(prefix: prefix, after: after), limit: pageSize.map { $0 + 1 }) })
+        return try call.withApplication(code: code) { application in
+            let filter = TypeFilter(prefix: prefix, after: after)
+            guard let pageSize else {
+                return .work { () throws(RegistryError) in
+                    .respond(page(try call.store.run({ try $0.types(application: application, filter: filter, limit: nil) }), nil))
+                }
+            }
+            return Step.reading({ done in
+                call.store.types(application: application, filter: filter, limit: pageSize + 1, then: done)
+            }) { rows in
+                .respond(page(rows, pageSize))
+            }
+        }
+    }
+
+    /// `rows` (one more than a page, when there is a next page) as a page with its token.
+    private static func page(_ rows: [TypeSummary], _ pageSize: Int?) -> HTTPResponse {
+        var rows = rows
         var body: JSONObject = [:]
         var nextToken: String?
         if let pageSize, rows.count > pageSize {

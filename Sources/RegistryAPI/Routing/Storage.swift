@@ -8,8 +8,9 @@ import Registry
 /// written once (`SchemaStore`); only the calls that read or move a cache are wrapped here.
 /// Blocking calls (`run`) are for handler threads only. Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and start the reads a cold GET needs
-/// through `NonBlockingReads` (`loadToken`, `loadApplication`, `schema`, `list`), which
-/// complete on the loop without a thread waiting.
+/// and the other single-statement reads of GETs through `NonBlockingReads` (`loadToken`,
+/// `loadApplication`, `applications`, `schema`, `list`, `types`, `compatibilityPolicy`,
+/// `auditEvents`), which complete on the loop without a thread waiting.
 struct Storage: Sendable {
     /// Nil behind an operations-only listener, which has no route that reads schemas: every
     /// call is then a 503.
@@ -137,6 +138,31 @@ struct Storage: Sendable {
         then done: @escaping @Sendable (Result<[SchemaVersion], RegistryError>) -> Void
     ) {
         start({ $0.list(application: application, attributesType: attributesType, after: cursor, limit: limit, then: $1) }, then: done)
+    }
+
+    /// An account's applications, read without a thread waiting.
+    func applications(accountID: Int64, then done: @escaping @Sendable (Result<[Application], RegistryError>) -> Void) {
+        start({ $0.applications(accountID: accountID, then: $1) }, then: done)
+    }
+
+    /// A page of the type index, read without a thread waiting.
+    func types(
+        application: Application, filter: TypeFilter, limit: Int?,
+        then done: @escaping @Sendable (Result<[TypeSummary], RegistryError>) -> Void
+    ) {
+        start({ $0.types(application: application, filter: filter, limit: limit, then: $1) }, then: done)
+    }
+
+    /// The policy in force for a type or an application, read without a thread waiting.
+    func compatibilityPolicy(
+        application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, RegistryError>) -> Void
+    ) {
+        start({ $0.compatibilityPolicy(application: application, attributesType: attributesType, then: $1) }, then: done)
+    }
+
+    /// A page of the audit trail, read without a thread waiting.
+    func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], RegistryError>) -> Void) {
+        start({ $0.auditEvents(query, then: $1) }, then: done)
     }
 
     /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
