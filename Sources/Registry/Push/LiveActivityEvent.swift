@@ -15,10 +15,17 @@ public enum LiveActivityCall: String, Sendable {
 
     /// The call a notification's `live_activity.event` implies: absent, `null` or `"start"` is
     /// a start, `"update"` or `"end"` an update; any other value names neither, so nil.
+    /// The word is matched by its bytes (`LiveActivityEvent(exactly:)`), not by Swift's
+    /// canonically equivalent `String ==`.
     public init?(event: JSONValue?) {
         switch event {
-        case nil, .null?, .string("start")?: self = .start
-        case .string("update")?, .string("end")?: self = .update
+        case nil, .null?: self = .start
+        case .string(let word)?:
+            switch LiveActivityEvent(exactly: word) {
+            case .start?: self = .start
+            case .update?, .end?: self = .update
+            case nil: return nil
+            }
         default: return nil
         }
     }
