@@ -68,7 +68,7 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/live_activity_schemas/{attributesType}/{version}:diff", memoryFirst: DiffHandlers.diff),
         Route("POST", "/api/live_activities:preview", handler: PushHandlers.preview),
         Route("GET", "/api/applications", memoryFirst: ApplicationHandlers.list),
-        Route("GET", "/api/token", handler: TokenHandlers.show),
+        Route("GET", "/api/token", memory: TokenHandlers.show),
         Route("GET", "/api/audit_events", memoryFirst: AuditHandlers.list),
         Route("GET", "/api/applications/{application}/compatibility_policy", memoryFirst: PolicyHandlers.get),
         Route("PUT", "/api/applications/{application}/compatibility_policy", handler: PolicyHandlers.set),

@@ -57,7 +57,7 @@ import TestSupport
         "GET /api/live_activity_schemas/{attributesType}/{version}/form": "on the loop, then the response cache",
         "GET /api/live_activity_schemas/{attributesType}/latest": "on the loop, then the newest-version cache",
         "GET /api/live_activity_schemas/{attributesType}/latest/form": "on the loop, then the newest-version cache",
-        "GET /api/token": "needs no read (the token is in the call)",
+        "GET /api/token": "from memory once the token is known (theTokenIsShownFromMemory)",
         "GET /api/changes": "on a handler thread: may park until a change",
     ]
 
@@ -103,6 +103,21 @@ import TestSupport
             #expect(response.status == expected.status, "\(probe.path) \(probe.query)")
             #expect(response.body == expected.body, "\(probe.path) \(probe.query)")
         }
+    }
+
+    @Test func theTokenIsShownFromMemory() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        let api = RegistryAPI(
+            store: PostgresSchemaStore(pool: registry.pool), clock: TestClock().now, caching: CacheSettings(lookupSeconds: 60))
+        let request = HTTPRequest(method: "GET", path: "/api/token", headers: [("Authorization", "Api \(tenant.token)")])
+        let expected = api.handle(request)
+        #expect(expected.status == 200)
+        guard case .respond(let response) = api.decide(request) else {
+            Issue.record("a known token is shown on the event loop")
+            return
+        }
+        #expect(response.status == 200 && response.body == expected.body)
     }
 
     @Test func aDiffOfLargeTextsIsComputedOnAHandlerThread() throws {
