@@ -1,4 +1,5 @@
 import CEpoll
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +22,7 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeDescriptor: Int32
     private let queue = Mutex(TaskQueue())
     private let stopRequested = Atomic<Bool>(false)
-    private let finished = Finished()
+    private let finished = Handoff<Bool>()
 
     // The loop thread's own state.
     private var watchers: [Int32: Watcher] = [:]
@@ -86,6 +87,15 @@ public final class EventLoop: @unchecked Sendable {
         return accepted
     }
 
+    /// Runs `body` on the loop's thread and waits for its value; nil (and `body` not run) once
+    /// the loop has stopped. For owners that must touch loop-owned state from outside, rarely.
+    public func runAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
+        if EventLoop.current === self { return body() }
+        let handoff = Handoff<T>()
+        guard execute({ handoff.set(body()) }) else { return nil }
+        return handoff.wait()
+    }
+
     /// Asks `run` to return after the current turn. Attachments are closed first, on the loop.
     public func stop() {
         stopRequested.store(true, ordering: .releasing)
@@ -94,7 +104,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Blocks until `run` has returned (at once if it never started and `stop` was called).
     public func waitUntilStopped() {
-        finished.wait()
+        _ = finished.wait()
     }
 
     // MARK: - On the loop's thread
@@ -105,7 +115,7 @@ public final class EventLoop: @unchecked Sendable {
         pthread_setspecific(Self.currentKey.key, Unmanaged.passUnretained(self).toOpaque())
         defer {
             pthread_setspecific(Self.currentKey.key, nil)
-            finished.signal()
+            finished.set(true)
         }
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopRequested.load(ordering: .acquiring) {
@@ -258,13 +268,22 @@ private final class ThreadKey: Sendable {
     }
 }
 
-/// Lets other threads wait for a loop's `run` to return.
-private final class Finished: Sendable {
-    private let done = Mutex(false)
+/// One value handed from one thread to others waiting for it.
+private final class Handoff<T: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: T?
 
-    func signal() { done.withLock { $0 = true } }
+    func set(_ value: T) {
+        condition.lock()
+        self.value = value
+        condition.broadcast()
+        condition.unlock()
+    }
 
-    func wait() {
-        while !done.withLock({ $0 }) { usleep(1_000) }
+    func wait() -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        return value!
     }
 }

@@ -90,12 +90,10 @@ final class Daemon: @unchecked Sendable {
         MHD_stop_daemon(handle)
     }
 
-    /// Runs `body` on the loop's thread and waits for its result: MHD's daemon calls are not
-    /// safe beside a running `MHD_run`. Runs it here when the loop is no longer running.
+    /// Runs `body` on the loop's thread: MHD's daemon calls are not safe beside a running
+    /// `MHD_run`. Runs it here when the loop is no longer running.
     private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-        let box = ResultBox<T>()
-        guard loop.execute({ box.set(body()) }) else { return body() }
-        return box.wait()
+        loop.runAndWait(body) ?? body()
     }
 }
 
@@ -113,24 +111,4 @@ private final class DaemonTimeout: LoopTicker {
     }
 
     func tick() { MHD_run(handle) }
-}
-
-/// One value handed from the loop to a thread waiting for it.
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: T?
-
-    func set(_ value: T) {
-        condition.lock()
-        self.value = value
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        return value!
-    }
 }

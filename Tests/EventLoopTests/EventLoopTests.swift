@@ -24,15 +24,8 @@ import TestSupport
 
         /// Runs `body` on the loop and waits for its value.
         func onLoop<T: Sendable>(_ body: @escaping @Sendable (EventLoop) -> T) -> T? {
-            let result = Mutex<T?>(nil)
-            let done = DispatchSemaphore(value: 0)
             let loop = loop
-            guard loop.execute({
-                result.withLock { $0 = body(loop) }
-                done.signal()
-            }) else { return nil }
-            done.wait()
-            return result.withLock { $0 }
+            return loop.runAndWait { body(loop) }
         }
     }
 
@@ -122,6 +115,7 @@ import TestSupport
         running.finish()
         #expect(closed.value.load(ordering: .relaxed) == 1)
         #expect(!running.loop.execute {}, "a stopped loop takes no task")
+        #expect(running.loop.runAndWait { 1 } == nil, "nor waits for one")
     }
 }
 

@@ -7,7 +7,7 @@ import Registry
 enum ApplicationHandlers {
     /// Read without a thread waiting: one account's applications, a short list.
     static func list(_ call: Call) throws(RegistryError) -> Step {
-        Step.reading({ done in call.store.applications(accountID: call.accountID ?? -1, then: done) }) { applications in
+        Step.reading(call.store, { $0.applications(accountID: call.accountID ?? -1, then: $1) }) { applications in
             let items: [JSONValue] = applications.filter { application in call.token?.reaches(application) ?? false }.map { application in
                 ["code": .string(application.code), "name": .string(application.name), "created": .string(application.created)]
             }

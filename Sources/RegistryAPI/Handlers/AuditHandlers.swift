@@ -24,7 +24,7 @@ enum AuditHandlers {
             let query = AuditQuery(
                 order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
                 until: until, cursor: cursor, limit: pageSize + 1)
-            return Step.reading({ done in call.store.auditEvents(query, then: done) }) { events in
+            return Step.reading(call.store, { $0.auditEvents(query, then: $1) }) { events in
                 .respond(page(events, pageSize))
             }
         }

@@ -15,9 +15,7 @@ enum DiffHandlers {
             let requested = try call.query.string(against).flatMap { text throws(RegistryError) -> Int32? in
                 text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
             }
-            return Step.reading({ done in
-                call.store.schema(application: application, attributesType: attributesType, version: version, then: done)
-            }) { read throws(RegistryError) in
+            return Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
                 let newer = try SchemaHandlers.found(read, attributesType, version)
                 return earlier(call, application, attributesType, before: version, requested: requested) { earlier throws(RegistryError) in
                     try compared(newer, with: earlier, application: application)
@@ -33,18 +31,16 @@ enum DiffHandlers {
         then next: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> Step
     ) -> Step {
         if let requested {
-            return Step.reading({ done in
-                call.store.schema(application: application, attributesType: attributesType, version: requested, then: done)
-            }) { read throws(RegistryError) in
+            return Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: requested, then: $1) }) { read throws(RegistryError) in
                 try next(SchemaHandlers.found(read, attributesType, requested))
             }
         }
         // The list order is version descending within a type: the first live version after
         // this one is the previous live version.
-        return Step.reading({ done in
-            call.store.list(
+        return Step.reading(call.store, {
+            $0.list(
                 application: application, attributesType: attributesType,
-                after: ListCursor(attributesType: attributesType, version: version), limit: 1, then: done)
+                after: ListCursor(attributesType: attributesType, version: version), limit: 1, then: $1)
         }) { rows throws(RegistryError) in
             guard let previous = rows.first else {
                 throw .notFound(

@@ -31,7 +31,7 @@ enum LatestHandlers {
                 call.caches.latest.version(key),
                 load: { done in
                     let generation = call.caches.latest.generation(key)
-                    call.store.list(application: application, attributesType: attributesType, after: nil, limit: 1) { read in
+                    call.store.start({ $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }) { read in
                         done(read.flatMap { rows in Result { () throws(RegistryError) in
                             try remembered(call, rows, attributesType, key, readAt: generation)
                         } })

@@ -11,9 +11,7 @@ enum PolicyHandlers {
     static func get(_ call: Call) throws(RegistryError) -> Step {
         let (code, attributesType) = try addressPath(call)
         return try call.withApplication(code: code) { application in
-            Step.reading({ done in
-                call.store.compatibilityPolicy(application: application, attributesType: attributesType, then: done)
-            }) { effective in
+            Step.reading(call.store, { $0.compatibilityPolicy(application: application, attributesType: attributesType, then: $1) }) { effective in
                 .respond(respond(effective, application: application, attributesType: attributesType))
             }
         }

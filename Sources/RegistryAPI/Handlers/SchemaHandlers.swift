@@ -26,9 +26,7 @@ enum SchemaHandlers {
                     return .respond(page(rows, pageSize))
                 }
             }
-            return Step.reading({ done in
-                call.store.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: done)
-            }) { rows in
+            return Step.reading(call.store, { $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: $1) }) { rows in
                 rendering(rows) { page(rows, pageSize) }
             }
         }

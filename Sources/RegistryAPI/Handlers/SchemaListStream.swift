@@ -36,9 +36,7 @@ final class SchemaListStream: HTTPBodyStream {
     /// The list response: the first batch is read without a thread waiting; a short list is
     /// then answered in one piece, a longer one with the rest streamed from handler threads.
     static func respond(_ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?) -> Step {
-        Step.reading({ done in
-            call.store.list(application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1, then: done)
-        }) { rows in
+        Step.reading(call.store, { $0.list(application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1, then: $1) }) { rows in
             SchemaHandlers.rendering(rows) { response(call, application: application, attributesType: attributesType, firstRows: rows) }
         }
     }

@@ -28,9 +28,7 @@ enum TypeHandlers {
                     .respond(page(try call.store.run({ try $0.types(application: application, filter: filter, limit: nil) }), nil))
                 }
             }
-            return Step.reading({ done in
-                call.store.types(application: application, filter: filter, limit: pageSize + 1, then: done)
-            }) { rows in
+            return Step.reading(call.store, { $0.types(application: application, filter: filter, limit: pageSize + 1, then: $1) }) { rows in
                 .respond(page(rows, pageSize))
             }
         }

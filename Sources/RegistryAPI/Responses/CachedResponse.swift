@@ -25,7 +25,7 @@ enum CachedResponse {
         return .later { continuation in
             cache.recordMiss(key)
             let epoch = cache.epoch
-            call.store.schema(application: application, attributesType: attributesType, version: version) { read in
+            call.store.start({ $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read in
                 continuation(Result { () throws(RegistryError) in
                     let schema = try SchemaHandlers.found(read.get(), attributesType, version)
                     let finish = { @Sendable () throws(RegistryError) -> HTTPResponse in

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPServer
 import Registry
 
@@ -27,6 +26,14 @@ enum Step: Sendable {
         return reading(load, then: next)
     }
 
+    /// Starts `read` on the store (a `NonBlockingReads` read) and continues from its value.
+    static func reading<T: Sendable>(
+        _ store: Storage, _ read: @escaping @Sendable (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void,
+        then next: @escaping @Sendable (T) throws(RegistryError) -> Step
+    ) -> Step {
+        reading({ done in store.start(read, then: done) }, then: next)
+    }
+
     /// Starts `load` and continues from its value.
     static func reading<T: Sendable>(
         _ load: @escaping @Sendable (@escaping @Sendable (Result<T, RegistryError>) -> Void) -> Void,
@@ -37,40 +44,5 @@ enum Step: Sendable {
                 continuation(Result { () throws(RegistryError) in try next(loaded.get()) })
             }
         }
-    }
-
-    /// The answer, doing any work left here; only on a handler thread. A read started here
-    /// completes on this thread (no event loop drives it), so nothing waits for another one.
-    func run() throws(RegistryError) -> HandlerAnswer {
-        switch self {
-        case .respond(let response): return .respond(response)
-        case .work(let work): return try work()
-        case .later(let start):
-            let outcome = Outcome()
-            start { outcome.set($0) }
-            return try outcome.wait().get().run()
-        }
-    }
-}
-
-/// The result of a read started on a thread without an event loop: set before `start`
-/// returns, since such a read blocks; waited for all the same, so a store that completes on
-/// another thread is still correct.
-private final class Outcome: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: Result<Step, RegistryError>?
-
-    func set(_ result: Result<Step, RegistryError>) {
-        condition.lock()
-        self.result = result
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() -> Result<Step, RegistryError> {
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil { condition.wait() }
-        return result!
     }
 }

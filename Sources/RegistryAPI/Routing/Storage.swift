@@ -4,13 +4,12 @@ import Registry
 /// to throw `RegistryError`s already; anything else is a bug there, answered as a plain 500
 /// without leaking its text.
 ///
-/// Calls that read no cache go straight to the store through `run`, so the store's protocol is
-/// written once (`SchemaStore`); only the calls that read or move a cache are wrapped here.
-/// Blocking calls (`run`) are for handler threads only. Event loops read the lookup caches
-/// directly (`cachedToken`, `cachedApplication`) and start the reads a cold GET needs
-/// and the other single-statement reads of GETs through `NonBlockingReads` (`loadToken`,
-/// `loadApplication`, `applications`, `schema`, `list`, `types`, `compatibilityPolicy`,
-/// `auditEvents`), which complete on the loop without a thread waiting.
+/// Calls that read no cache go straight to the store, through `run` (blocking, for handler
+/// threads only) or `start` (a `NonBlockingReads` read, which completes on the event loop
+/// without a thread waiting), so the store's protocol is written once (`SchemaStore`); only
+/// the calls that read or move a cache are wrapped here. Event loops read the lookup caches
+/// directly (`cachedToken`, `cachedApplication`) and fill them through `loadToken` and
+/// `loadApplication`.
 struct Storage: Sendable {
     /// Nil behind an operations-only listener, which has no route that reads schemas: every
     /// call is then a 503.
@@ -122,47 +121,6 @@ struct Storage: Sendable {
         let application = try run({ try $0.application(code: code) })
         if let application { caches.applications.store(application, for: ExactName(code)) }
         return application
-    }
-
-    /// One live version, read without a thread waiting.
-    func schema(
-        application: Application, attributesType: String, version: Int32,
-        then done: @escaping @Sendable (Result<SchemaVersion?, RegistryError>) -> Void
-    ) {
-        start({ $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }, then: done)
-    }
-
-    /// Live versions in list order, read without a thread waiting.
-    func list(
-        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
-        then done: @escaping @Sendable (Result<[SchemaVersion], RegistryError>) -> Void
-    ) {
-        start({ $0.list(application: application, attributesType: attributesType, after: cursor, limit: limit, then: $1) }, then: done)
-    }
-
-    /// An account's applications, read without a thread waiting.
-    func applications(accountID: Int64, then done: @escaping @Sendable (Result<[Application], RegistryError>) -> Void) {
-        start({ $0.applications(accountID: accountID, then: $1) }, then: done)
-    }
-
-    /// A page of the type index, read without a thread waiting.
-    func types(
-        application: Application, filter: TypeFilter, limit: Int?,
-        then done: @escaping @Sendable (Result<[TypeSummary], RegistryError>) -> Void
-    ) {
-        start({ $0.types(application: application, filter: filter, limit: limit, then: $1) }, then: done)
-    }
-
-    /// The policy in force for a type or an application, read without a thread waiting.
-    func compatibilityPolicy(
-        application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, RegistryError>) -> Void
-    ) {
-        start({ $0.compatibilityPolicy(application: application, attributesType: attributesType, then: $1) }, then: done)
-    }
-
-    /// A page of the audit trail, read without a thread waiting.
-    func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], RegistryError>) -> Void) {
-        start({ $0.auditEvents(query, then: $1) }, then: done)
     }
 
     /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
