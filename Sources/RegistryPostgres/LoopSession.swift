@@ -6,7 +6,7 @@ final class LoopSession {
     /// Kept so the loop can stop watching it after libpq has let it go.
     let descriptor: Int32
     /// Sent and unanswered, oldest first: the order `receivePipelined` returns outcomes in.
-    var reads = FIFO<LoopRead>()
+    var reads = FIFO<LoopStatement>()
     /// Whether the loop also waits for the socket to be writable (libpq holds unsent output).
     var waitsToWrite = false
 

@@ -2,15 +2,18 @@ import EventLoop
 import Foundation
 import Registry
 
-/// The sessions one event loop uses for one pool's database. Reads started on the loop are
-/// pipelined on them and answered from the loop's readiness handlers, so no thread waits for
-/// PostgreSQL. A session is opened on a background thread (opening one blocks) and handed to the
-/// loop; reads wait in a bounded queue meanwhile.
+/// The sessions one event loop uses for one pool's database. Statements started on the loop
+/// (reads, and writes that are one statement each) are pipelined on them, each followed by its
+/// own sync so it runs as its own implicit transaction, and answered from the loop's readiness
+/// handlers, so no thread waits for PostgreSQL. "Reads" below means any such statement. A
+/// session is opened on a background thread (opening one blocks) and handed to the loop; reads
+/// wait in a bounded queue meanwhile.
 ///
 /// Reads behave as on the blocking pool: one waits at most `acquireTimeout` for a session and
 /// `responseTimeout` for its answer (then the session is dropped and its reads fail); one whose
-/// session was lost is sent once more on a fresh session; a session that becomes readable while
-/// idle is being closed by the server and is dropped. Every answer runs on the loop's thread.
+/// session was lost is sent once more on a fresh session, unless it is a write, which may have
+/// committed; a session that becomes readable while idle is being closed by the server and is
+/// dropped. Every answer runs on the loop's thread.
 ///
 /// `@unchecked Sendable`: everything runs on the loop's thread (tasks, readiness handlers,
 /// ticks, `close`); other threads reach it only through `loop.execute`.
@@ -21,7 +24,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     private let pool: ConnectionPool
     private var sessions: [LoopSession] = []
     private var connecting = 0
-    private var waiting = FIFO<LoopRead>()
+    private var waiting = FIFO<LoopStatement>()
     private var serveScheduled = false
     private var closed = false
     private var reported = LoopSessionStats(open: 0, inFlight: 0, waiting: 0)
@@ -43,7 +46,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     }
 
     /// Takes a read started on the loop's thread; it is answered later, on that thread.
-    func start(_ read: LoopRead) {
+    func start(_ read: LoopStatement) {
         guard !closed else { return answerLater(read, Self.shuttingDown) }
         guard waiting.count < config.loopReadsWaiting else {
             return answerLater(read, .unavailable("database busy: too many reads waiting"))
@@ -126,7 +129,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         sessions.filter { $0.reads.count < config.loopReadsInFlight }.min { $0.reads.count < $1.reads.count }
     }
 
-    private func send(_ read: LoopRead, on session: LoopSession) {
+    private func send(_ read: LoopStatement, on session: LoopSession) {
         var read = read
         do {
             try session.connection.sendPipelined(read.statement, read.parameters)
@@ -180,11 +183,12 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         }
     }
 
-    /// Queues a read again when the read retry policy allows it (its session was lost, or the
-    /// server aborted it in a conflict) and it has not been retried yet; otherwise fails it.
-    private func retryOrFail(_ read: LoopRead, _ error: PGError) {
+    /// Queues a statement again when its retry policy allows it (a read whose session was lost,
+    /// or any statement the server aborted in a conflict) and it has not been retried yet;
+    /// otherwise fails it.
+    private func retryOrFail(_ read: LoopStatement, _ error: PGError) {
         guard !closed else { return read.answer(.failure(Self.shuttingDown)) }
-        guard !read.retried, RetryPolicy.read.allowsRetry(after: error) else { return read.answer(.failure(error)) }
+        guard !read.retried, read.retry.allowsRetry(after: error) else { return read.answer(.failure(error)) }
         var again = read
         again.retried = true
         again.deadline = .now + config.acquireTimeout
@@ -207,7 +211,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         sessions.removeAll { $0 === session }
     }
 
-    private func answerLater(_ read: LoopRead, _ error: RegistryError) {
+    private func answerLater(_ read: LoopStatement, _ error: RegistryError) {
         if !loop.execute({ read.answer(.failure(error)) }) { read.answer(.failure(error)) }
     }
 

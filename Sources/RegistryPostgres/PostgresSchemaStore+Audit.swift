@@ -3,12 +3,12 @@ import Registry
 /// Reading the audit trail (writes go through `AuditLog` inside each change's transaction).
 extension PostgresSchemaStore {
     public func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] {
-        try pool.read(Self.auditRead(query))
+        try pool.run(Self.auditRead(query))
     }
 
     /// The events matching `query`, in its order; newest first is read per application only
     /// (along its index), so a query without one is refused before anything is sent.
-    static func auditRead(_ query: AuditQuery) throws(RegistryError) -> StoreRead<[AuditEvent]> {
+    static func auditRead(_ query: AuditQuery) throws(RegistryError) -> StoreStatement<[AuditEvent]> {
         let filters: [(any PGParameter)?] = [
             query.attributesType, query.action?.rawValue, query.since, query.until, query.cursor, Int64(max(0, query.limit)),
         ]
@@ -22,7 +22,7 @@ extension PostgresSchemaStore {
         case .oldestFirst:
             (statement, parameters) = (auditOldestFirst, [query.accountID] + filters)
         }
-        return StoreRead(statement: statement, parameters: parameters) { result in
+        return StoreStatement(statement: statement, parameters: parameters) { result in
             try result.rows.map { try AuditEvent(row: $0) }
         }
     }

@@ -5,65 +5,60 @@ import Registry
 /// from a cache, so a change binds the next publish on every replica.
 extension PostgresSchemaStore {
     public func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy {
-        try pool.read(Self.policyRead(application: application, attributesType: attributesType))
+        try pool.run(Self.policyRead(application: application, attributesType: attributesType))
     }
 
     /// The policy in force for a type (nil: the application's default) and where it was set.
     /// The statement always answers one row (the built-in default at worst); none is a 500.
-    static func policyRead(application: Application, attributesType: String?) -> StoreRead<EffectivePolicy> {
-        StoreRead(statement: readPolicy, parameters: [application.id, attributesType ?? ""]) { result in
+    static func policyRead(application: Application, attributesType: String?) -> StoreStatement<EffectivePolicy> {
+        StoreStatement(statement: readPolicy, parameters: [application.id, attributesType ?? ""]) { result in
             guard let row = result.rows.first else { throw RegistryError.internal("the compatibility policy was not read") }
             return try effectivePolicy(row, from: 0)
         }
     }
 
-    /// One transaction with the change's audit event (the policy set in its details), so both
-    /// commit or neither does.
     public func setCompatibilityPolicy(
         application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor
     ) throws -> EffectivePolicy {
-        try pool.perform(.write) { connection in
-            try connection.transaction {
-                let parameters: [(any PGParameter)?] = [
-                    application.id, attributesType ?? "", policy.mode.rawValue, policy.enforce.rawValue,
-                    policy.oldestSupportedVersion,
-                ]
-                guard let row = try connection.execute(Self.upsertPolicy, parameters).rows.first else {
-                    throw RegistryError.internal("the compatibility policy was not written")
-                }
-                try Self.recordPolicyChange(
-                    application: application, attributesType: attributesType, by: actor,
-                    details: ["policy": .object(policy.jsonValue)], on: connection)
-                return try Self.effectivePolicy(row, from: 0)
-            }
-        }
+        try pool.run(Self.policySetting(application: application, attributesType: attributesType, to: policy, by: actor))
     }
 
-    /// One transaction with its audit event, like setting a policy; nothing is recorded when
-    /// there was no policy to remove.
     public func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws -> Bool {
-        try pool.perform(.write) { connection in
-            try connection.transaction {
-                guard try !connection.execute(Self.deletePolicy, [application.id, attributesType ?? ""]).rows.isEmpty else {
-                    return false
-                }
-                try Self.recordPolicyChange(
-                    application: application, attributesType: attributesType, by: actor, details: ["policy": .null], on: connection)
-                return true
-            }
+        try pool.run(Self.policyRemoval(application: application, attributesType: attributesType, by: actor))
+    }
+
+    /// Sets the policy and records its `policy_change` event (the policy in its details) in one
+    /// statement, so both commit or neither does.
+    static func policySetting(
+        application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor
+    ) -> StoreStatement<EffectivePolicy> {
+        let parameters: [(any PGParameter)?] = [
+            application.id, attributesType ?? "", policy.mode.rawValue, policy.enforce.rawValue, policy.oldestSupportedVersion,
+        ]
+        let event = policyChange(
+            application: application, attributesType: attributesType, by: actor, details: ["policy": .object(policy.jsonValue)])
+        return StoreStatement(statement: upsertPolicy, parameters: parameters + event.parameters, retry: .write) { result in
+            guard let row = result.rows.first else { throw RegistryError.internal("the compatibility policy was not written") }
+            return try effectivePolicy(row, from: 0)
         }
     }
 
-    /// The `policy_change` audit event, in the caller's transaction; `attributesType` nil for
-    /// the application's own policy.
-    private static func recordPolicyChange(
-        application: Application, attributesType: String?, by actor: AuditActor, details: JSONObject, on connection: PGConnection
-    ) throws(PGError) {
-        try AuditLog.record(
-            AuditRecord(
-                accountID: application.accountID, actor: actor, action: .policyChange, applicationID: application.id,
-                attributesType: attributesType, details: details),
-            on: connection)
+    /// Removes the policy and records its event in one statement; nothing is recorded (no row)
+    /// when there was no policy to remove.
+    static func policyRemoval(application: Application, attributesType: String?, by actor: AuditActor) -> StoreStatement<Bool> {
+        let event = policyChange(application: application, attributesType: attributesType, by: actor, details: ["policy": .null])
+        return StoreStatement(
+            statement: deletePolicy, parameters: [application.id, attributesType ?? ""] + event.parameters, retry: .write
+        ) { result in !result.rows.isEmpty }
+    }
+
+    /// The `policy_change` audit event; `attributesType` nil for the application's own policy.
+    private static func policyChange(application: Application, attributesType: String?, by actor: AuditActor, details: JSONObject)
+        -> AuditRecord
+    {
+        AuditRecord(
+            accountID: application.accountID, actor: actor, action: .policyChange, applicationID: application.id,
+            attributesType: attributesType, details: details)
     }
 
     static let readPolicy = PGStatement(file: "policy_read")

@@ -3,12 +3,12 @@ import Registry
 /// Token lookup: what a presented token may do.
 extension PostgresSchemaStore {
     public func token(forTokenHash hash: [UInt8]) throws -> TokenGrant? {
-        try pool.read(Self.tokenRead(hash: hash))
+        try pool.run(Self.tokenRead(hash: hash))
     }
 
     /// What the token with this hash may do, nil when it is unknown, revoked or expired.
-    static func tokenRead(hash: [UInt8]) -> StoreRead<TokenGrant?> {
-        StoreRead(statement: tokenGrant, parameters: [PGBytea(hash)]) { result in
+    static func tokenRead(hash: [UInt8]) -> StoreStatement<TokenGrant?> {
+        StoreStatement(statement: tokenGrant, parameters: [PGBytea(hash)]) { result in
             try result.rows.first.map { try TokenGrant(row: $0) }
         }
     }

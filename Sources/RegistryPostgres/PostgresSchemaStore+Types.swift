@@ -5,17 +5,17 @@ import Registry
 /// descents per type, whatever the number of types.
 extension PostgresSchemaStore {
     public func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary] {
-        try pool.read(Self.typesRead(application: application, filter: filter, limit: limit))
+        try pool.run(Self.typesRead(application: application, filter: filter, limit: limit))
     }
 
     /// One page of the index: types after `filter.after` with `filter.prefix`, at most `limit`
     /// (nil: all).
-    static func typesRead(application: Application, filter: TypeFilter, limit: Int?) -> StoreRead<[TypeSummary]> {
+    static func typesRead(application: Application, filter: TypeFilter, limit: Int?) -> StoreStatement<[TypeSummary]> {
         let upperBound = filter.prefix.flatMap(TypeFilter.upperBound(ofPrefix:))
         let parameters: [(any PGParameter)?] = [
             application.id, filter.after, filter.prefix, upperBound, limit.map { max(0, $0) },
         ]
-        return StoreRead(statement: typeIndex, parameters: parameters) { result in
+        return StoreStatement(statement: typeIndex, parameters: parameters) { result in
             try result.rows.map { row in
                 TypeSummary(
                     attributesType: try row.string(0), liveVersions: try row.int64(1), newestVersion: try row.int32(2),

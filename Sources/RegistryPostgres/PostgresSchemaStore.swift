@@ -14,23 +14,23 @@ public struct PostgresSchemaStore: SchemaStore {
     }
 
     public func application(code: String) throws -> Application? {
-        try pool.read(Self.applicationRead(code: code))
+        try pool.run(Self.applicationRead(code: code))
     }
 
     /// The application with this code, if any.
-    static func applicationRead(code: String) -> StoreRead<Application?> {
-        StoreRead(statement: applicationByCode, parameters: [code]) { result in
+    static func applicationRead(code: String) -> StoreStatement<Application?> {
+        StoreStatement(statement: applicationByCode, parameters: [code]) { result in
             try result.rows.first.map { try Application(row: $0) }
         }
     }
 
     public func applications(accountID: Int64) throws -> [Application] {
-        try pool.read(Self.applicationsRead(accountID: accountID))
+        try pool.run(Self.applicationsRead(accountID: accountID))
     }
 
     /// The applications of an account, ordered by code.
-    static func applicationsRead(accountID: Int64) -> StoreRead<[Application]> {
-        StoreRead(statement: applicationsOfAccount, parameters: [accountID]) { result in
+    static func applicationsRead(accountID: Int64) -> StoreStatement<[Application]> {
+        StoreStatement(statement: applicationsOfAccount, parameters: [accountID]) { result in
             try result.rows.map { try Application(row: $0) }
         }
     }
@@ -71,12 +71,12 @@ public struct PostgresSchemaStore: SchemaStore {
     }
 
     public func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {
-        try pool.read(Self.schemaRead(application: application, attributesType: attributesType, version: version))
+        try pool.run(Self.schemaRead(application: application, attributesType: attributesType, version: version))
     }
 
     /// One live version, nil when it does not exist or was deleted.
-    static func schemaRead(application: Application, attributesType: String, version: Int32) -> StoreRead<SchemaVersion?> {
-        StoreRead(statement: getVersion, parameters: [application.id, attributesType, version]) { result in
+    static func schemaRead(application: Application, attributesType: String, version: Int32) -> StoreStatement<SchemaVersion?> {
+        StoreStatement(statement: getVersion, parameters: [application.id, attributesType, version]) { result in
             try result.rows.first.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: attributesType, version: version,
@@ -89,14 +89,14 @@ public struct PostgresSchemaStore: SchemaStore {
     public func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
         -> [SchemaVersion]
     {
-        try pool.read(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit))
+        try pool.run(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit))
     }
 
     /// Live versions in list order (type, then version descending), of one type or all, after a
     /// cursor or from the start, at most `limit` (nil: all). A type's newest versions are this
     /// read with no cursor.
     static func listRead(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?)
-        -> StoreRead<[SchemaVersion]>
+        -> StoreStatement<[SchemaVersion]>
     {
         let limit: Int? = limit.map { max(0, $0) }
         let statement: PGStatement
@@ -115,7 +115,7 @@ public struct PostgresSchemaStore: SchemaStore {
             statement = listTypeAfter
             parameters = [application.id, type, cursor.attributesType, cursor.version, limit]
         }
-        return StoreRead(statement: statement, parameters: parameters) { result in
+        return StoreStatement(statement: statement, parameters: parameters) { result in
             try result.rows.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: try row.string(0), version: try row.int32(1),
@@ -125,19 +125,20 @@ public struct PostgresSchemaStore: SchemaStore {
     }
 
     public func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
-        try pool.perform(.write) { connection in
-            try connection.transaction {
-                guard try !connection.execute(Self.deleteVersion, [application.id, attributesType, version]).rows.isEmpty else {
-                    return false
-                }
-                try AuditLog.record(
-                    AuditRecord(
-                        accountID: application.accountID, actor: actor, action: .delete, applicationID: application.id,
-                        attributesType: attributesType, version: version),
-                    on: connection)
-                return true
-            }
-        }
+        try pool.run(Self.deletion(application: application, attributesType: attributesType, version: version, by: actor))
+    }
+
+    /// Deletes the version and records its `delete` event in one statement; no row (and no
+    /// event) when it was unknown or already deleted.
+    static func deletion(application: Application, attributesType: String, version: Int32, by actor: AuditActor)
+        -> StoreStatement<Bool>
+    {
+        let event = AuditRecord(
+            accountID: application.accountID, actor: actor, action: .delete, applicationID: application.id,
+            attributesType: attributesType, version: version)
+        return StoreStatement(
+            statement: deleteVersion, parameters: [application.id, attributesType, version] + event.parameters, retry: .write
+        ) { result in !result.rows.isEmpty }
     }
 
     // MARK: - SQL

@@ -54,9 +54,9 @@ import TestSupport
         let pool = LoopSessionsTests.pool(f)
         let loop = try LoopThread()
         defer { loop.stop() }
-        let backend = try loop.answer(of: Int32.self) { pool.read(LoopSessionsTests.sleepRead(0), then: $0) }.get()
+        let backend = try loop.answer(of: Int32.self) { pool.run(LoopSessionsTests.sleepRead(0), then: $0) }.get()
 
-        let sleeping = loop.start(10, of: Int32.self) { _, done in pool.read(LoopSessionsTests.sleepRead(1), then: done) }
+        let sleeping = loop.start(10, of: Int32.self) { _, done in pool.run(LoopSessionsTests.sleepRead(1), then: done) }
         Thread.sleep(forTimeInterval: 0.3)
         #expect(kill(pid_t(backend), SIGKILL) == 0)
         for result in sleeping.wait() {
@@ -64,7 +64,7 @@ import TestSupport
         }
 
         let recovered = waitUntil(timeoutSeconds: 60) {
-            let answer = loop.answer(of: Int32.self) { pool.read(LoopSessionsTests.sleepRead(0), then: $0) }
+            let answer = loop.answer(of: Int32.self) { pool.run(LoopSessionsTests.sleepRead(0), then: $0) }
             return (try? answer.get()).map { $0 != backend } ?? false
         }
         #expect(recovered)

@@ -16,15 +16,15 @@ import TestSupport
     static let terminateSelf = PGStatement("t_terminate_self", "SELECT pg_terminate_backend(pg_backend_pid())")
 
     /// The value and backend of an echo read.
-    static func echoRead(_ value: Int) -> StoreRead<(value: Int32, backend: Int32)> {
-        StoreRead(statement: echo, parameters: [value]) { result in
+    static func echoRead(_ value: Int) -> StoreStatement<(value: Int32, backend: Int32)> {
+        StoreStatement(statement: echo, parameters: [value]) { result in
             (try result.rows[0].int32(0), try result.rows[0].int32(1))
         }
     }
 
     /// The backend that answered a read sleeping `seconds`.
-    static func sleepRead(_ seconds: Double) -> StoreRead<Int32> {
-        StoreRead(statement: sleep, parameters: [seconds]) { try $0.rows[0].int32(1) }
+    static func sleepRead(_ seconds: Double) -> StoreStatement<Int32> {
+        StoreStatement(statement: sleep, parameters: [seconds]) { try $0.rows[0].int32(1) }
     }
 
     static func pool(_ f: Fixture, _ tune: (inout PostgresConfig) -> Void = { _ in }) -> ConnectionPool {
@@ -128,7 +128,7 @@ import TestSupport
         defer { loop.stop() }
 
         let echoes = loop.answers(200, of: (value: Int32, backend: Int32).self) { index, done in
-            pool.read(Self.echoRead(index), then: done)
+            pool.run(Self.echoRead(index), then: done)
         }
         #expect(echoes.map { try? $0.get().value } == (0..<200).map { Int32($0) })
         #expect(Set(echoes.compactMap { try? $0.get().backend }).count == 1)
@@ -152,9 +152,9 @@ import TestSupport
 
         let results = loop.answers(5, of: Int32.self) { index, done in
             switch index {
-            case 1: pool.read(StoreRead(statement: divide, parameters: [0]) { try $0.rows[0].int32(0) }, then: done)
-            case 3: pool.read(StoreRead(statement: unknownTable, parameters: []) { try $0.rows[0].int32(0) }, then: done)
-            default: pool.read(Self.echoRead(index).map(\.value), then: done)
+            case 1: pool.run(StoreStatement(statement: divide, parameters: [0]) { try $0.rows[0].int32(0) }, then: done)
+            case 3: pool.run(StoreStatement(statement: unknownTable, parameters: []) { try $0.rows[0].int32(0) }, then: done)
+            default: pool.run(Self.echoRead(index).map(\.value), then: done)
             }
         }
         #expect(results.map { try? $0.get() } == [0, nil, 2, nil, 4])
@@ -169,7 +169,7 @@ import TestSupport
         let loop = try LoopThread()
         defer { loop.stop() }
 
-        let sleeping = loop.start(5, of: Int32.self) { _, done in pool.read(Self.sleepRead(0.5), then: done) }
+        let sleeping = loop.start(5, of: Int32.self) { _, done in pool.run(Self.sleepRead(0.5), then: done) }
         let seen = waitUntil(timeoutSeconds: 10) { pool.loopStats == LoopSessionStats(open: 1, inFlight: 2, waiting: 3) }
         #expect(seen, "\(pool.loopStats)")
         #expect(sleeping.wait().allSatisfy { (try? $0.get()) != nil })
@@ -202,7 +202,7 @@ import TestSupport
         defer { loop.stop() }
 
         let results = loop.answers(2, of: Int32.self) { index, done in
-            pool.read(index == 0 ? Self.sleepRead(4) : Self.echoRead(1).map(\.value), then: done)
+            pool.run(index == 0 ? Self.sleepRead(4) : Self.echoRead(1).map(\.value), then: done)
         }
         #expect((try? results[0].get()) != nil)
         #expect(registryError(results[1]) == .unavailable("database busy: no connection free in time"))
@@ -220,12 +220,12 @@ import TestSupport
         let started = ContinuousClock.now
         // The echo is pipelined behind the sleep on the same session, so it is lost with it.
         let results = loop.answers(2, of: Int32.self) { index, done in
-            pool.read(index == 0 ? Self.sleepRead(10) : Self.echoRead(1).map(\.value), then: done)
+            pool.run(index == 0 ? Self.sleepRead(10) : Self.echoRead(1).map(\.value), then: done)
         }
         #expect(ContinuousClock.now - started < .seconds(5))
         for result in results { #expect(registryError(result) == .unavailable("database unavailable")) }
 
-        let next = loop.answer(of: Int32.self) { pool.read(Self.echoRead(7).map(\.value), then: $0) }
+        let next = loop.answer(of: Int32.self) { pool.run(Self.echoRead(7).map(\.value), then: $0) }
         #expect(try next.get() == 7)
     }
 
@@ -235,11 +235,11 @@ import TestSupport
         let loop = try LoopThread()
         defer { loop.stop() }
 
-        let before = try loop.answer(of: Int32.self) { pool.read(Self.echoRead(1).map(\.backend), then: $0) }.get()
+        let before = try loop.answer(of: Int32.self) { pool.run(Self.echoRead(1).map(\.backend), then: $0) }.get()
         try terminate(before, in: f)
         Thread.sleep(forTimeInterval: 0.2)
 
-        let after = try loop.answer(of: Int32.self) { pool.read(Self.echoRead(2).map(\.backend), then: $0) }.get()
+        let after = try loop.answer(of: Int32.self) { pool.run(Self.echoRead(2).map(\.backend), then: $0) }.get()
         #expect(after != before)
         #expect(pool.loopStats.open == 1)
     }
@@ -249,9 +249,9 @@ import TestSupport
         let pool = Self.pool(f)
         let loop = try LoopThread()
         defer { loop.stop() }
-        let first = try loop.answer(of: Int32.self) { pool.read(Self.echoRead(1).map(\.backend), then: $0) }.get()
+        let first = try loop.answer(of: Int32.self) { pool.run(Self.echoRead(1).map(\.backend), then: $0) }.get()
 
-        let sleeping = loop.start(1, of: Int32.self) { _, done in pool.read(Self.sleepRead(1), then: done) }
+        let sleeping = loop.start(1, of: Int32.self) { _, done in pool.run(Self.sleepRead(1), then: done) }
         Thread.sleep(forTimeInterval: 0.3)
         try terminate(first, in: f)
         let retriedOn = try sleeping.wait()[0].get()
@@ -259,7 +259,7 @@ import TestSupport
 
         // A read that loses its session every time is retried once, then fails.
         let doomed = loop.answer(of: Void.self) { done in
-            pool.read(StoreRead(statement: Self.terminateSelf, parameters: []) { _ in }, then: done)
+            pool.run(StoreStatement(statement: Self.terminateSelf, parameters: []) { _ in }, then: done)
         }
         #expect(registryError(doomed) == .unavailable("database unavailable"))
     }
@@ -270,11 +270,11 @@ import TestSupport
         let store = PostgresSchemaStore(pool: pool)
         let loop = try LoopThread()
         defer { loop.stop() }
-        let before = try loop.answer(of: Int32.self) { pool.read(Self.echoRead(1).map(\.backend), then: $0) }.get()
+        let before = try loop.answer(of: Int32.self) { pool.run(Self.echoRead(1).map(\.backend), then: $0) }.get()
 
         let result = loop.answer(of: Application?.self) { store.application(code: "AB\u{0}CD", then: $0) }
         #expect(registryError(result) == .invalidArgument("text must not contain NUL characters"))
-        let after = try loop.answer(of: Int32.self) { pool.read(Self.echoRead(2).map(\.backend), then: $0) }.get()
+        let after = try loop.answer(of: Int32.self) { pool.run(Self.echoRead(2).map(\.backend), then: $0) }.get()
         #expect(after == before)
     }
 
@@ -302,7 +302,7 @@ import TestSupport
         }
         let loop = try LoopThread()
 
-        let pending = loop.start(3, of: Int32.self) { _, done in pool.read(Self.sleepRead(30), then: done) }
+        let pending = loop.start(3, of: Int32.self) { _, done in pool.run(Self.sleepRead(30), then: done) }
         let seen = waitUntil(timeoutSeconds: 10) { pool.loopStats == LoopSessionStats(open: 1, inFlight: 2, waiting: 1) }
         #expect(seen, "\(pool.loopStats)")
         let started = ContinuousClock.now
@@ -315,10 +315,10 @@ import TestSupport
     }
 }
 
-extension StoreRead {
+extension StoreStatement {
     /// The same read with its answer transformed.
-    func map<Other>(_ transform: @escaping @Sendable (Value) -> Other) -> StoreRead<Other> {
-        StoreRead<Other>(statement: statement, parameters: parameters) { [decode] in transform(try decode($0)) }
+    func map<Other>(_ transform: @escaping @Sendable (Value) -> Other) -> StoreStatement<Other> {
+        StoreStatement<Other>(statement: statement, parameters: parameters) { [decode] in transform(try decode($0)) }
     }
 }
 

@@ -136,16 +136,20 @@ enum SchemaHandlers {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
-    static func delete(_ call: Call) throws(RegistryError) -> HTTPResponse {
-        let (application, attributesType, version) = try versionAddress(call)
-        guard try call.store.run({ try $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor) })
-        else {
-            throw notFound(attributesType, version)
+    /// Deletes with its audit event in one statement, started on the event loop; no thread
+    /// waits for it.
+    static func delete(_ call: Call) throws(RegistryError) -> Step {
+        let (code, attributesType, version) = try versionPath(call)
+        return try call.withApplication(code: code) { application in
+            Step.reading(call.store, { $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor, then: $1) }) {
+                deleted throws(RegistryError) in
+                guard deleted else { throw notFound(attributesType, version) }
+                call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
+                call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
+                call.metrics.recordDeleted()
+                return .respond(JSONResponse.make([:]))
+            }
         }
-        call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
-        call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
-        call.metrics.recordDeleted()
-        return JSONResponse.make([:])
     }
 
     /// Path parameters and `?application=`, checked in order: malformed first, then access.

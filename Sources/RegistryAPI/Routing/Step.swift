@@ -12,7 +12,7 @@ enum Step: Sendable {
 
     case respond(HTTPResponse)
     case work(Work)
-    /// Starts a read (`NonBlockingReads`); the continuation goes on from its value, on the
+    /// Starts a read (`NonBlockingCalls`); the continuation goes on from its value, on the
     /// event loop when the store drives the read there, at once otherwise.
     case later(@Sendable (_ continuation: @escaping Continuation) -> Void)
 
@@ -26,7 +26,7 @@ enum Step: Sendable {
         return reading(load, then: next)
     }
 
-    /// Starts `read` on the store (a `NonBlockingReads` read) and continues from its value.
+    /// Starts `read` on the store (a `NonBlockingCalls` read) and continues from its value.
     static func reading<T: Sendable>(
         _ store: Storage, _ read: @escaping @Sendable (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void,
         then next: @escaping @Sendable (T) throws(RegistryError) -> Step

@@ -1,13 +1,14 @@
-/// The reads a GET needs (its token, its application, one version, a list of versions, and
-/// the single-statement reads of the type index, the applications, a policy and the audit
-/// trail), offered so that no thread waits for them: a store that can start a read and be
-/// told when it completes (PostgreSQL on the caller's event loop) overrides these, and the
-/// request holds only its suspended connection meanwhile.
+/// The calls a request makes that are one statement each, offered so that no thread waits for
+/// them: the reads of GETs (its token, its application, one version, a list of versions, the
+/// type index, the applications, a policy and the audit trail) and the writes that are one
+/// statement with their audit event (deleting a version, setting or removing a policy). A
+/// store that can start a statement and be told when it completes (PostgreSQL on the caller's
+/// event loop) overrides these, and the request holds only its suspended connection meanwhile.
 ///
 /// `done` is called exactly once: later, on the thread that started the read when that thread
 /// runs an event loop; or before returning, on the calling thread, when the store can only
 /// block (the defaults below, and any caller without an event loop).
-public protocol NonBlockingReads: Sendable {
+public protocol NonBlockingCalls: Sendable {
     func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void)
     func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void)
     /// `SchemaStore.applications`: an account's applications, ordered by code.
@@ -29,9 +30,22 @@ public protocol NonBlockingReads: Sendable {
         application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void)
     /// `SchemaStore.auditEvents`: audit events matching `query`, in its order.
     func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void)
+    /// `SchemaStore.delete`: deletes a live version with its audit event; false when none.
+    func delete(
+        application: Application, attributesType: String, version: Int32, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+    /// `SchemaStore.setCompatibilityPolicy`: sets a policy with its audit event.
+    func setCompatibilityPolicy(
+        application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void)
+    /// `SchemaStore.removeCompatibilityPolicy`: removes a policy with its audit event; false
+    /// when none was set.
+    func removeCompatibilityPolicy(
+        application: Application, attributesType: String?, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void)
 }
 
-extension NonBlockingReads where Self: SchemaStore {
+extension NonBlockingCalls where Self: SchemaStore {
     public func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void) {
         done(Result { try token(forTokenHash: hash) })
     }
@@ -73,5 +87,26 @@ extension NonBlockingReads where Self: SchemaStore {
 
     public func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void) {
         done(Result { try auditEvents(query) })
+    }
+
+    public func delete(
+        application: Application, attributesType: String, version: Int32, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        done(Result { try delete(application: application, attributesType: attributesType, version: version, by: actor) })
+    }
+
+    public func setCompatibilityPolicy(
+        application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void
+    ) {
+        done(Result { try setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: actor) })
+    }
+
+    public func removeCompatibilityPolicy(
+        application: Application, attributesType: String?, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        done(Result { try removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor) })
     }
 }

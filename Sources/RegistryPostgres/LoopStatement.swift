@@ -1,0 +1,37 @@
+import Registry
+
+/// A statement held by a loop's sessions, waiting or in flight, with its value type erased so
+/// one queue holds every kind.
+struct LoopStatement: Sendable {
+    let statement: PGStatement
+    let parameters: [(any PGParameter)?]
+    /// When it may be sent again: a read after a lost session or a conflict, a write only
+    /// after a conflict (the server rolled it back).
+    let retry: RetryPolicy
+    /// Decodes the rows, or maps the failure as a blocking call would, and calls the caller's
+    /// `done`. The sessions call it once, after taking the statement out of every queue.
+    let answer: @Sendable (Result<PGResult, any Error>) -> Void
+    /// Set once the statement has been sent again: it is retried at most once.
+    var retried = false
+    /// While waiting, when it stops waiting for a session (`acquireTimeout`); once sent, when it
+    /// stops waiting for its answer (`responseTimeout`).
+    var deadline: ContinuousClock.Instant = .now
+}
+
+extension StoreStatement {
+    /// The statement for a loop's sessions, answering `done` with the same values and errors as
+    /// the blocking call: database failures through `PGError.storeError`, the sessions' own
+    /// refusals (`RegistryError`) unchanged.
+    func onLoop(then done: @escaping @Sendable (Result<Value, any Error>) -> Void) -> LoopStatement {
+        LoopStatement(statement: statement, parameters: parameters, retry: retry) { [decode] outcome in
+            done(
+                Result {
+                    do {
+                        return try decode(outcome.get())
+                    } catch let error as PGError {
+                        throw error.storeError
+                    }
+                })
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import EventLoop
+import Registry
+
+/// The calls that are one statement each (the reads of GETs, and the writes that record their
+/// audit event in the same statement), answered without a thread waiting when started on an
+/// event loop: they go to that loop's pipelined sessions and `done` runs later on the loop's
+/// thread. Started anywhere else they block like the other methods and call `done` before
+/// returning.
+extension PostgresSchemaStore {
+    public func token(forTokenHash hash: [UInt8], then done: @escaping @Sendable (Result<TokenGrant?, any Error>) -> Void) {
+        pool.run(Self.tokenRead(hash: hash), then: done)
+    }
+
+    public func application(code: String, then done: @escaping @Sendable (Result<Application?, any Error>) -> Void) {
+        pool.run(Self.applicationRead(code: code), then: done)
+    }
+
+    public func applications(accountID: Int64, then done: @escaping @Sendable (Result<[Application], any Error>) -> Void) {
+        pool.run(Self.applicationsRead(accountID: accountID), then: done)
+    }
+
+    public func schema(
+        application: Application, attributesType: String, version: Int32,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        pool.run(Self.schemaRead(application: application, attributesType: attributesType, version: version), then: done)
+    }
+
+    public func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
+        then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
+    ) {
+        pool.run(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit), then: done)
+    }
+
+    public func types(
+        application: Application, filter: TypeFilter, limit: Int?,
+        then done: @escaping @Sendable (Result<[TypeSummary], any Error>) -> Void
+    ) {
+        pool.run(Self.typesRead(application: application, filter: filter, limit: limit), then: done)
+    }
+
+    public func compatibilityPolicy(
+        application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void
+    ) {
+        pool.run(Self.policyRead(application: application, attributesType: attributesType), then: done)
+    }
+
+    /// A query the store refuses (`auditRead`) fails before anything is sent, as it blocks.
+    public func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void) {
+        let read: StoreStatement<[AuditEvent]>
+        do { read = try Self.auditRead(query) } catch { return done(.failure(error)) }
+        pool.run(read, then: done)
+    }
+
+    public func delete(
+        application: Application, attributesType: String, version: Int32, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        pool.run(Self.deletion(application: application, attributesType: attributesType, version: version, by: actor), then: done)
+    }
+
+    public func setCompatibilityPolicy(
+        application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void
+    ) {
+        pool.run(Self.policySetting(application: application, attributesType: attributesType, to: policy, by: actor), then: done)
+    }
+
+    public func removeCompatibilityPolicy(
+        application: Application, attributesType: String?, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        pool.run(Self.policyRemoval(application: application, attributesType: attributesType, by: actor), then: done)
+    }
+}
+
+extension ConnectionPool {
+    /// Runs `statement` on the calling thread's event loop, if it runs one, through that loop's
+    /// sessions; otherwise on a pooled session, blocking, with `done` called before returning.
+    func run<Value>(_ statement: StoreStatement<Value>, then done: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        guard let loop = EventLoop.current else { return done(Result { try self.run(statement) }) }
+        LoopSessions.on(loop, for: self).start(statement.onLoop(then: done))
+    }
+}

@@ -1,0 +1,31 @@
+/// One statement of the store written once: its SQL, its parameters, how its rows become the
+/// domain value, and when it may be sent again. The blocking methods run it on a pooled
+/// session; an event loop sends it on one of its pipelined sessions. Either way the SQL, the
+/// parameters and the decoding are these.
+///
+/// A write is one statement too (its change and its audit event in one data-modifying CTE):
+/// a single statement is atomic by itself, so it needs no transaction held across round trips
+/// and can share a pipelined session with reads.
+struct StoreStatement<Value>: Sendable {
+    let statement: PGStatement
+    let parameters: [(any PGParameter)?]
+    /// `.read` for reads; `.write` for writes, which are never sent again after their session
+    /// was lost, since they may have committed.
+    var retry: RetryPolicy = .read
+    /// Turns the statement's rows into the answer; a `PGError` it throws is a 500, as a
+    /// blocking read's would be.
+    let decode: @Sendable (PGResult) throws -> Value
+
+    /// Runs the statement on a session lent by the pool (blocking).
+    func run(on connection: PGConnection) throws -> Value {
+        try decode(connection.execute(statement, parameters))
+    }
+}
+
+extension ConnectionPool {
+    /// Runs `statement` on a pooled session, retried as its policy allows, with the failures
+    /// mapped to the service's errors.
+    func run<Value>(_ statement: StoreStatement<Value>) throws -> Value {
+        try perform(statement.retry) { try statement.run(on: $0) }
+    }
+}
