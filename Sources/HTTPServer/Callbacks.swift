@@ -12,8 +12,9 @@ enum Callbacks {
     /// keeps the connection alive; answering earlier makes MHD close it.
     ///
     /// At the end, the application decides once (`ServerContext.decide`): an answer goes out
-    /// at once; anything else suspends the connection, and either goes to a handler thread or
-    /// waits for I/O the loop drives, so the event loop itself never waits.
+    /// at once; anything else suspends the connection, and either goes to a handler thread,
+    /// waits for I/O the loop drives or parks until an event, so the event loop itself never
+    /// waits.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         let context = ServerContext.from(cls)
@@ -82,45 +83,43 @@ enum Callbacks {
 
     /// Carries a suspended request through what was decided for it: an answer resumes the
     /// connection; work goes to a handler thread; I/O on the loop continues here when it
-    /// completes. A stopping server refuses new work with the shutting-down rejection.
+    /// completes; a wait parks it in the waiting room. A stopping server refuses new work with
+    /// the shutting-down rejection, and once it has woken a parked request to answer now
+    /// (`answeringNow`), that request never parks again.
     private static func proceed(
-        _ decision: Decision, pending: PendingAnswer, suspended: SuspendedConnection, context: ServerContext
+        _ decision: Decision, pending: PendingAnswer, suspended: SuspendedConnection, context: ServerContext,
+        answeringNow: Bool = false
     ) {
+        let refuse = { proceed(.respond(context.rejection(.shuttingDown)), pending: pending, suspended: suspended, context: context) }
         switch decision {
         case .respond(let response):
             pending.set(response)
             suspended.resume()
         case .work(let work):
             let accepted = context.handlerThreads.submit {
-                { deliver(work(), pending: pending, suspended: suspended, context: context) }
+                {
+                    let next = work()
+                    // An answer is set and resumed from any thread; anything else continues on the loop.
+                    if case .respond = next { return proceed(next, pending: pending, suspended: suspended, context: context) }
+                    suspended.execute {
+                        proceed(next, pending: pending, suspended: suspended, context: context, answeringNow: answeringNow)
+                    }
+                }
             }
-            if !accepted { proceed(.respond(context.rejection(.shuttingDown)), pending: pending, suspended: suspended, context: context) }
+            if !accepted { refuse() }
         case .later(let start):
-            guard !context.loopWorkClosed.load(ordering: .relaxed) else {
-                proceed(.respond(context.rejection(.shuttingDown)), pending: pending, suspended: suspended, context: context)
-                return
-            }
-            start { next in proceed(next, pending: pending, suspended: suspended, context: context) }
-        }
-    }
-
-    /// Sends a handler's response, or parks the request in the waiting room with its connection
-    /// still suspended and no thread; when woken it runs on a handler thread again.
-    private static func deliver(
-        _ answer: HandlerAnswer, pending: PendingAnswer, suspended: SuspendedConnection, context: ServerContext
-    ) {
-        switch answer {
-        case .respond(let response):
-            proceed(.respond(response), pending: pending, suspended: suspended, context: context)
+            guard !context.loopWorkClosed.load(ordering: .relaxed) else { return refuse() }
+            start { next in proceed(next, pending: pending, suspended: suspended, context: context, answeringNow: answeringNow) }
         case .wait(let waiting):
+            guard !answeringNow else { return refuse() }
+            // Parked with its connection still suspended and no thread; the wake continues on the
+            // connection's event loop.
             context.waitingRoom.park(waiting) { reason in
-                proceed(
-                    .work {
-                        let next = waiting.then(reason)
-                        // A stopping server answers; it never parks a request twice.
-                        if reason == .answerNow, case .wait = next { return .respond(context.rejection(.shuttingDown)) }
-                        return next
-                    }, pending: pending, suspended: suspended, context: context)
+                suspended.execute {
+                    proceed(
+                        waiting.then(reason), pending: pending, suspended: suspended, context: context,
+                        answeringNow: reason == .answerNow)
+                }
             }
         }
     }

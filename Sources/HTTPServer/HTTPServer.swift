@@ -48,9 +48,10 @@ public final class HTTPServer: Sendable {
 
     /// - Parameters:
     ///   - decide: called once per request on its event loop, and must never block: answers
-    ///     now, or returns the work for a handler thread. That work may also answer "wait"
-    ///     (long polling): such requests are parked in `waitingRoom`, holding no handler
-    ///     thread, until woken. Stopping the server answers every parked request at once
+    ///     now, starts I/O the loop drives, or returns the work for a handler thread. Any of
+    ///     these may also decide to wait (`Decision.wait`, long polling): such requests are
+    ///     parked in `waitingRoom`, holding no thread, until woken, and then decide again on
+    ///     their event loop. Stopping the server answers every parked request at once
     ///     (`WakeReason.answerNow`).
     ///   - rejection: lets the application word refusals (413, 400, 503) like its other errors.
     public init(

@@ -96,10 +96,11 @@ final class PendingAnswer: Sendable {
     }
 }
 
-/// A connection suspended in its event loop while a handler thread or a read works.
-/// `@unchecked Sendable`: resuming is all this permits, and it always happens on the
-/// connection's own loop. The daemon has no inter-thread channel (its loop is ours), so a
-/// resume is a task on that loop, which then runs the daemon to send the answer.
+/// A connection suspended in its event loop while a handler thread or a read works, or while
+/// its request is parked. `@unchecked Sendable`: resuming (and handing its loop a task) is all
+/// this permits, and it always happens on the connection's own loop. The daemon has no
+/// inter-thread channel (its loop is ours), so a resume is a task on that loop, which then runs
+/// the daemon to send the answer.
 struct SuspendedConnection: @unchecked Sendable {
     /// A connection that may be suspended and resumed more than once (a streamed body).
     struct Handle: @unchecked Sendable {
@@ -129,6 +130,11 @@ struct SuspendedConnection: @unchecked Sendable {
                 loop.afterTasks(key: Int(bitPattern: daemon)) { [daemon] in MHD_run(daemon) }
             }
         }
+
+        /// From any thread: runs `task` on the connection's event loop.
+        func execute(_ task: @escaping @Sendable () -> Void) {
+            loop.execute(task)
+        }
     }
 
     private let handle: Handle
@@ -141,5 +147,11 @@ struct SuspendedConnection: @unchecked Sendable {
 
     func resume() {
         handle.resume()
+    }
+
+    /// From any thread: runs `task` on the connection's event loop, where what follows a wake
+    /// or a handler's work goes on (I/O it starts is driven by that loop).
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        handle.execute(task)
     }
 }

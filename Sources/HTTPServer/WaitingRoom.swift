@@ -2,10 +2,11 @@ import Foundation
 
 /// Requests parked until an event or a deadline, holding no thread and no database
 /// connection: only their suspended connection and a closure. A waker (`wake(key)`) or the
-/// deadline re-queues each on the handler threads, which look again and answer.
+/// deadline hands each back to its connection's event loop, which looks again
+/// (`WaitRequest.then`) and answers, or parks it again.
 ///
 /// Bounded: past `capacity` parked requests a new one is woken at once with `.full`, for the
-/// handler to refuse. libmicrohttpd never times out a suspended connection, so a wait may
+/// application to refuse. libmicrohttpd never times out a suspended connection, so a wait may
 /// outlast the connection timeout; the timeout starts again once the answer is queued.
 public final class WaitingRoom: @unchecked Sendable {
     /// A snapshot of the wake count of a key's stripe, taken before looking for events.

@@ -1,6 +1,5 @@
 import HTTPServer
 import Registry
-import Synchronization
 
 /// The HTTP face of the registry: a plain function from request to response, so it can be
 /// tested without a socket, and served by `HTTPServer` unchanged.
@@ -76,7 +75,7 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/live_activity_types/{attributesType}/compatibility_policy", memoryFirst: PolicyHandlers.get),
         Route("PUT", "/api/live_activity_types/{attributesType}/compatibility_policy", memoryFirst: PolicyHandlers.set),
         Route("DELETE", "/api/live_activity_types/{attributesType}/compatibility_policy", memoryFirst: PolicyHandlers.remove),
-        Route("GET", "/api/changes", waitingHandler: ChangeHandlers.changes),
+        Route("GET", "/api/changes", memoryFirst: ChangeHandlers.changes),
         Route("GET", "/panel", requiresToken: false, memory: PanelHandlers.redirect),
         Route("GET", "/panel/{asset}", requiresToken: false, memory: PanelHandlers.asset),
     ]
@@ -156,23 +155,7 @@ public final class RegistryAPI: Sendable {
     /// an event loop and handler threads (tests, tools), where every read completes at once.
     /// A request that would wait for changes answers at once with what there is.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        Self.answerHere(decide(request))
-    }
-
-    private static func answerHere(_ decision: Decision) -> HTTPResponse {
-        switch decision {
-        case .respond(let response):
-            return response
-        case .work(let work):
-            return work().answeredNow
-        case .later(let start):
-            let next = Mutex<Decision?>(nil)
-            start { decided in next.withLock { $0 = decided } }
-            guard let decided = next.withLock({ $0 }) else {
-                return ErrorResponse.make(.internal("a read did not complete on a thread without an event loop"))
-            }
-            return answerHere(decided)
-        }
+        decide(request).answeredNow
     }
 
     /// Decides a request once, on an event loop; never blocks. The request is parsed, routed,
@@ -241,13 +224,14 @@ public final class RegistryAPI: Sendable {
     }
 
     /// What the server does with a route's step: answer, start the read (and decide again from
-    /// what follows it), or hand the work to a handler thread.
+    /// what follows it), hand the work to a handler thread, or park the request (and decide
+    /// again from what follows its wake).
     private func decision(_ step: Step) -> Decision {
         switch step {
         case .respond(let response):
             return .respond(response)
         case .work(let work):
-            return .work { [self] in answering(work) }
+            return .work { [self] in following(work) }
         case .later(let start):
             return .later { [self] completion in
                 start { [self] next in
@@ -257,13 +241,18 @@ public final class RegistryAPI: Sendable {
                     }
                 }
             }
+        case .wait(let ticket, let deadline, let then):
+            return .wait(
+                WaitRequest(ticket: ticket, deadline: deadline) { [self] reason in
+                    following { () throws(RegistryError) in try then(reason) }
+                })
         }
     }
 
-    /// Runs the work a request was left with, on a handler thread.
-    private func answering(_ work: Step.Work) -> HandlerAnswer {
+    /// What follows the work a request was left with (on a handler thread) or its wake.
+    private func following(_ next: () throws(RegistryError) -> Step) -> Decision {
         do throws(RegistryError) {
-            return try work()
+            return decision(try next())
         } catch {
             return .respond(failure(error))
         }

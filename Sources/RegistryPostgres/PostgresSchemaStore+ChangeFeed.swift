@@ -5,38 +5,61 @@ import Registry
 /// transaction is older than the feed's horizon, the oldest transaction that may still write
 /// this database's events (`registry_feed_horizon()`): nothing can be added before it any
 /// more, so a reader following (xid, id) skips nothing.
+///
+/// Both reads are one statement each: blocking on a pooled session, or without a thread
+/// waiting on the caller's event loop (`NonBlockingFeed`), with the same SQL and decoding.
 extension PostgresSchemaStore {
     public func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
-        let limit = max(1, limit)
-        let rows = try pool.perform(.read) { connection in
-            try connection.execute(Self.changesAfter, [application.id, String(cursor.xid), cursor.id, limit + 1]).rows
-        }
-        var events: [ChangeEvent] = []
-        var pending = false
-        for row in rows {
-            guard let xid = UInt64(try row.string(0)), let horizon = UInt64(try row.string(6)),
-                let kind = ChangeKind(rawValue: try row.string(2))
-            else { throw RegistryError.internal() }
-            guard xid < horizon else {
-                pending = true
-                break
-            }
-            let version = try row.optionalString(4).flatMap { Int32($0) }
-            events.append(
-                ChangeEvent(
-                    cursor: ChangeCursor(xid: xid, id: try row.int64(1)), kind: kind, attributesType: try row.optionalString(3),
-                    version: version, at: try row.string(5)))
-        }
-        let full = events.count > limit
-        if full { events.removeLast(events.count - limit) }
-        return ChangePage(events: events, more: full, pending: pending)
+        try pool.run(Self.changesRead(application: application, after: cursor, limit: limit))
     }
 
     public func currentChangeCursor() throws -> ChangeCursor {
-        try pool.perform(.read) { connection in
-            guard let text = try connection.execute(Self.changeHorizon, []).rows.first?.string(0), let xid = UInt64(text) else {
-                throw RegistryError.internal()
+        try pool.run(Self.horizonRead())
+    }
+
+    public func changes(
+        application: Application, after cursor: ChangeCursor, limit: Int,
+        then done: @escaping @Sendable (Result<ChangePage, any Error>) -> Void
+    ) {
+        pool.run(Self.changesRead(application: application, after: cursor, limit: limit), then: done)
+    }
+
+    public func currentChangeCursor(then done: @escaping @Sendable (Result<ChangeCursor, any Error>) -> Void) {
+        pool.run(Self.horizonRead(), then: done)
+    }
+
+    /// One more row than `limit` is read, to tell a full page; rows at or past the horizon only
+    /// say that more is on its way (`pending`).
+    static func changesRead(application: Application, after cursor: ChangeCursor, limit: Int) -> StoreStatement<ChangePage> {
+        let limit = max(1, limit)
+        return StoreStatement(statement: changesAfter, parameters: [application.id, String(cursor.xid), cursor.id, limit + 1]) {
+            result in
+            var events: [ChangeEvent] = []
+            var pending = false
+            for row in result.rows {
+                guard let xid = UInt64(try row.string(0)), let horizon = UInt64(try row.string(6)),
+                    let kind = ChangeKind(rawValue: try row.string(2))
+                else { throw RegistryError.internal() }
+                guard xid < horizon else {
+                    pending = true
+                    break
+                }
+                let version = try row.optionalString(4).flatMap { Int32($0) }
+                events.append(
+                    ChangeEvent(
+                        cursor: ChangeCursor(xid: xid, id: try row.int64(1)), kind: kind,
+                        attributesType: try row.optionalString(3), version: version, at: try row.string(5)))
             }
+            let full = events.count > limit
+            if full { events.removeLast(events.count - limit) }
+            return ChangePage(events: events, more: full, pending: pending)
+        }
+    }
+
+    /// The horizon now, as the cursor before every event not yet final.
+    static func horizonRead() -> StoreStatement<ChangeCursor> {
+        StoreStatement(statement: changeHorizon, parameters: []) { result in
+            guard let text = try result.rows.first?.string(0), let xid = UInt64(text) else { throw RegistryError.internal() }
             return ChangeCursor(xid: xid, id: 0)
         }
     }

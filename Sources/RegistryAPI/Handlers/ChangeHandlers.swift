@@ -5,6 +5,8 @@ import Registry
 /// beginning; `after=now` starts at the present; otherwise after a cursor from an earlier
 /// answer. With `wait=N` and nothing new, the request parks (no thread, no database
 /// connection) until a change of the application commits on any replica or N seconds pass.
+/// Every read of the feed (the present, a page, again at each wake) runs on the event loop
+/// without a thread waiting.
 enum ChangeHandlers {
     static let maxWaitSeconds = 60
     static let defaultPageSize = 100
@@ -16,23 +18,21 @@ enum ChangeHandlers {
     /// `feed|<application id>` (migration 0008).
     static let wakeKeyPrefix = "feed|"
 
-    static func changes(_ call: Call) throws(RegistryError) -> HandlerAnswer {
+    static func changes(_ call: Call) throws(RegistryError) -> Step {
         let code = try call.query.requiredString(.application)
         let after = try call.query.string(.after) ?? ""
         let waitSeconds = try integer(call.query.string(.wait), .wait, range: 0...maxWaitSeconds, default: 0)
         let pageSize = try integer(call.query.string(.pageSize), .pageSize, range: 1...maxPageSize, default: defaultPageSize)
         let requested: ChangeCursor? = after.isEmpty || after == "now" ? nil : try ChangeCursorToken.decode(after)
-        let application = try call.application(code: code)
-        let cursor: ChangeCursor
-        if let requested {
-            cursor = requested
-        } else {
-            cursor = after == "now" ? try call.store.run({ try $0.currentChangeCursor() }) : .start
+        return try call.withApplication(code: code) { application in
+            let reader: @Sendable (ChangeCursor) -> Step = { cursor in
+                Reader(call: call, application: application, cursor: cursor, pageSize: pageSize, deadline: .now + .seconds(waitSeconds))
+                    .look(firstTime: true)
+            }
+            if let requested { return reader(requested) }
+            guard after == "now" else { return reader(.start) }
+            return Step.reading(call.store, { $0.currentChangeCursor(then: $1) }, then: reader)
         }
-        let reader = Reader(
-            call: call, application: application, cursor: cursor, pageSize: pageSize,
-            deadline: .now + .seconds(waitSeconds))
-        return try reader.look(firstTime: true)
     }
 
     /// One waiting reader; `look` runs once per wake.
@@ -48,27 +48,31 @@ enum ChangeHandlers {
         /// Answers with the events after the cursor, or parks when there are none yet and the
         /// deadline is ahead. The ticket is taken before reading, so a change committing
         /// between the read and the parking wakes the request at once.
-        func look(firstTime: Bool) throws(RegistryError) -> HandlerAnswer {
+        func look(firstTime: Bool) -> Step {
             let ticket = call.waitingRoom.ticket(key)
-            let page = try call.store.run({ try $0.changes(application: application, after: cursor, limit: pageSize) })
-            let now = ContinuousClock.now
-            guard page.events.isEmpty, now < deadline else { return .respond(response(page)) }
-            let wakeAt = page.pending ? min(deadline, now + pendingRetry) : deadline
-            return .wait(
-                WaitRequest(ticket: ticket, deadline: wakeAt) { reason in
-                    do throws(RegistryError) {
-                        switch reason {
-                        case .notified, .deadline:
-                            return try look(firstTime: false)
-                        case .full where firstTime:
-                            return .respond(ErrorResponse.make(tooManyWaiting))
-                        case .full, .answerNow:
-                            return .respond(response(try call.store.run({ try $0.changes(application: application, after: cursor, limit: pageSize) })))
-                        }
-                    } catch {
-                        return .respond(ErrorResponse.make(error))
+            return read { page in
+                let now = ContinuousClock.now
+                guard page.events.isEmpty, now < deadline else { return .respond(response(page)) }
+                let wakeAt = page.pending ? min(deadline, now + pendingRetry) : deadline
+                return .wait(ticket: ticket, deadline: wakeAt) { reason in
+                    switch reason {
+                    case .notified, .deadline:
+                        return look(firstTime: false)
+                    case .full where firstTime:
+                        return .respond(ErrorResponse.make(tooManyWaiting))
+                    case .full, .answerNow:
+                        return read { page in .respond(response(page)) }
                     }
-                })
+                }
+            }
+        }
+
+        /// Reads the page after the cursor, without a thread waiting, and goes on from it.
+        private func read(then next: @escaping @Sendable (ChangePage) throws(RegistryError) -> Step) -> Step {
+            Step.reading(
+                call.store, { [application, cursor, pageSize] store, done in
+                    store.changes(application: application, after: cursor, limit: pageSize, then: done)
+                }, then: next)
         }
 
         func response(_ page: ChangePage) -> HTTPResponse {

@@ -32,17 +32,8 @@ struct RequestLog: Sendable {
             return .work { finishing(work(), with: finish) }
         case .later(let start):
             return .later { completion in start { next in completion(finishing(next, with: finish)) } }
-        }
-    }
-
-    /// A parked request is logged when it is finally answered.
-    private static func finishing(_ answer: HandlerAnswer, with finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse)
-        -> HandlerAnswer
-    {
-        switch answer {
-        case .respond(let response):
-            return .respond(finish(response))
         case .wait(let waiting):
+            // A parked request is logged when it is finally answered.
             return .wait(
                 WaitRequest(ticket: waiting.ticket, deadline: waiting.deadline) { reason in
                     finishing(waiting.then(reason), with: finish)

@@ -1,5 +1,6 @@
 import HTTPServer
 import Registry
+import Synchronization
 
 /// One endpoint: method, path template, whether it needs an API token, and its operation.
 struct Route: Sendable {
@@ -38,16 +39,6 @@ struct Route: Sendable {
         })
     }
 
-    /// A route that may wait for an event (long polling): on a handler thread, it answers or
-    /// parks the request.
-    init(
-        _ method: String, _ template: String, waitingHandler: @escaping @Sendable (Call) throws(RegistryError) -> HandlerAnswer
-    ) {
-        self.init(method, template, requiresToken: true, memoryFirst: { call throws(RegistryError) in
-            .work { () throws(RegistryError) in try waitingHandler(call) }
-        })
-    }
-
     /// A route that answers from memory when what it needs is there, and says itself which
     /// part needs the store (`Step.after`).
     init(_ method: String, _ template: String, requiresToken: Bool = true, memoryFirst operation: @escaping Operation) {
@@ -58,12 +49,25 @@ struct Route: Sendable {
     }
 }
 
-extension HandlerAnswer {
-    /// The response, after waking a parked request with `.answerNow` as often as needed.
+extension Decision {
+    /// The response, following what was decided right here: work runs on this thread, a read
+    /// must complete before it returns (no event loop runs here), and a parked request is woken
+    /// with `.answerNow` at once.
     var answeredNow: HTTPResponse {
-        var answer = self
-        while case .wait(let waiting) = answer { answer = waiting.then(.answerNow) }
-        guard case .respond(let response) = answer else { fatalError("unreachable") }
-        return response
+        switch self {
+        case .respond(let response):
+            return response
+        case .work(let work):
+            return work().answeredNow
+        case .later(let start):
+            let next = Mutex<Decision?>(nil)
+            start { decided in next.withLock { $0 = decided } }
+            guard let decided = next.withLock({ $0 }) else {
+                return ErrorResponse.make(.internal("a read did not complete on a thread without an event loop"))
+            }
+            return decided.answeredNow
+        case .wait(let waiting):
+            return waiting.then(.answerNow).answeredNow
+        }
     }
 }
