@@ -22,6 +22,13 @@ import TestSupport
     /// The routes whose reads the loop drives, by `METHOD /template`, each with the requests
     /// that show it: a route moved onto the loop is added here and tested like the others.
     static let loopReads: [String: [Probe]] = [
+        // `after=now`, and requests parked then woken, in ChangeFeedOnTheLoopTests.
+        "GET /api/changes": [
+            Probe(path: "/api/changes", query: [("application", "CODE")], status: 200),
+            Probe(path: "/api/changes", query: [("application", "CODE"), ("pageSize", "1")], status: 200),
+            Probe(path: "/api/changes", query: [("application", "CODE"), ("after", ChangeFeedOnTheLoopTests.farCursor)], status: 200),
+            Probe(path: "/api/changes", query: [("application", "NONE0-NONE0"), ("wait", "5")], status: 404),
+        ],
         "GET /api/live_activity_types": [
             Probe(path: "/api/live_activity_types", query: [("application", "CODE"), ("pageSize", "1")], status: 200),
             Probe(path: "/api/live_activity_types", query: [("application", "CODE"), ("prefix", "Comp"), ("pageSize", "10")], status: 200),
@@ -58,7 +65,6 @@ import TestSupport
         "GET /api/live_activity_schemas/{attributesType}/latest": "on the loop, then the newest-version cache",
         "GET /api/live_activity_schemas/{attributesType}/latest/form": "on the loop, then the newest-version cache",
         "GET /api/token": "from memory once the token is known (theTokenIsShownFromMemory)",
-        "GET /api/changes": "on a handler thread: may park until a change",
     ]
 
     static let second =
