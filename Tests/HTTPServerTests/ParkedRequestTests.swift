@@ -90,6 +90,8 @@ import TestSupport
             rejection: { _ in HTTPResponse(status: 503) })
         try server.start()
         defer { server.stop(graceSeconds: 1) }
+        // Stopping waits for the handler thread: it is let go first, whatever happened.
+        defer { gate.open(1) }
         let blocked = BackgroundRequest(port: server.port, target: "/block")
         #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
         var connections: [RawHTTPConnection] = []
