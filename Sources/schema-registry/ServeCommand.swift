@@ -131,9 +131,11 @@ enum ServeCommand {
             Gauge("registry_db_pool_size", "Most PostgreSQL connections the pool keeps.", value: Double(stats.size)),
             Gauge("registry_db_pool_in_use", "Pooled connections serving a request now.", value: Double(stats.inUse)),
             Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),
-            Gauge("registry_db_loop_sessions", "PostgreSQL sessions the event loops hold for their own reads.", value: Double(loop.open)),
-            Gauge("registry_db_loop_reads_in_flight", "Reads sent on the event loops' sessions, not answered yet.", value: Double(loop.inFlight)),
-            Gauge("registry_db_loop_reads_waiting", "Reads waiting for an event loop's session.", value: Double(loop.waiting)),
+            Gauge("registry_db_loop_sessions", "PostgreSQL sessions the event loops hold for their own statements.", value: Double(loop.open)),
+            Gauge(
+                "registry_db_loop_statements_in_flight", "Statements (reads, one-statement writes) sent on the event loops' sessions, not answered yet.",
+                value: Double(loop.inFlight)),
+            Gauge("registry_db_loop_statements_waiting", "Statements waiting for an event loop's session.", value: Double(loop.waiting)),
             Gauge(
                 "registry_waiting_requests", "Change-feed requests parked until a change or their deadline (no thread, no connection).",
                 value: Double(api?.waitingRoom.count ?? 0)),

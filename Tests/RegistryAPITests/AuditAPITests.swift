@@ -111,31 +111,16 @@ import TestSupport
         let baseline = try Self.events(registry, owner).count
 
         // Hold the type's version counter so the publish stops inside its transaction.
-        let blocker = try PGConnection.connect(PostgresConfig(databaseURL: registry.databaseURL))
-        try blocker.simpleQuery("BEGIN")
-        try blocker.simpleQuery("SELECT 1 FROM schema_version_counters WHERE attributes_type = 'Killed' FOR UPDATE")
+        let held = try HeldCounter(databaseURL: registry.databaseURL, attributesType: "Killed")
         let outcome = Mutex<RawHTTPResponse?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             outcome.withLock { $0 = try? owner.publish("Killed", Self.withoutGate) }
             finished.signal()
         }
-        let waiting = PGStatement(
-            "test_waiting_publish",
-            """
-            SELECT pid FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%schema_version_counters%'
-            """)
-        // Watched from another session: inside a transaction, pg_stat_activity is a snapshot.
-        let watcher = try PGConnection.connect(PostgresConfig(databaseURL: registry.databaseURL))
-        var pid: Int64?
-        for _ in 0..<1000 where pid == nil {
-            pid = try watcher.execute(waiting).rows.first?.int64(0)
-            if pid == nil { usleep(10_000) }
-        }
-        let victim = try #require(pid, "the publish never waited on the counter")
-        try blocker.execute(PGStatement("test_terminate", "SELECT pg_terminate_backend($1::integer)"), [victim])
-        try blocker.simpleQuery("ROLLBACK")
+        let victim = try #require(try held.waitingPublish(), "the publish never waited on the counter")
+        try held.terminate(victim)
+        try held.release()
         #expect(finished.wait(timeout: .now() + 30) == .success)
 
         let response = try #require(outcome.withLock { $0 })

@@ -20,6 +20,17 @@ private func exact(_ names: [String]) -> [ExactName] { names.map(ExactName.init)
         #expect(![composed].containsExactly(decomposed))
     }
 
+    @Test func prefixesAndSuffixesCompareByBytes() {
+        #expect("Caf\u{E9}".hasSuffix("Caf" + decomposed), "the trap: Characters match across spellings")
+        #expect(!"Caf\u{E9}".hasByteSuffix("f" + decomposed))
+        #expect("Cafe\u{301}".hasByteSuffix("e\u{301}") && "Cafe\u{301}".hasByteSuffix(""))
+        #expect(!"\u{212A}elvin".hasBytePrefix("K") && "Kelvin".hasBytePrefix("Ke"))
+        // A combining mark after a prefix hides it from `hasPrefix`, not from the bytes.
+        #expect(!"a1:\u{301}".hasPrefix("a1:") && "a1:\u{301}".hasBytePrefix("a1:"))
+        #expect(!"e".hasByteSuffix("e\u{301}"))
+        #expect("\u{212A}"[...].hasSameBytes(as: "\u{212A}") && !"\u{212A}"[...].hasSameBytes(as: "K"))
+    }
+
     @Test func jsonStringsAndObjectKeysCompareByScalars() throws {
         #expect(JSONValue.string(composed) != .string(decomposed))
         #expect(JSONObject([(key: composed, value: 1)]) != JSONObject([(key: decomposed, value: 1)]))

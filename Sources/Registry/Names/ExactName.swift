@@ -46,6 +46,24 @@ extension String {
     }
 }
 
+extension StringProtocol {
+    /// Whether the UTF-8 bytes start with `prefix`'s. `hasPrefix` compares Characters, so a
+    /// combining mark after the prefix would hide it, and an equivalent spelling would match.
+    public func hasBytePrefix(_ prefix: String) -> Bool {
+        utf8.starts(with: prefix.utf8)
+    }
+
+    /// Whether the UTF-8 bytes end with `suffix`'s (`hasSuffix` compares Characters).
+    public func hasByteSuffix(_ suffix: String) -> Bool {
+        utf8.count >= suffix.utf8.count && utf8.reversed().starts(with: suffix.utf8.reversed())
+    }
+
+    /// Whether both are the same UTF-8 bytes (`==` is canonical equivalence).
+    public func hasSameBytes(as other: some StringProtocol) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
+
 extension Sequence<String> {
     /// Whether a member is the same sequence of Unicode scalars as `name` (`contains` would
     /// match a canonically equivalent spelling).

@@ -33,7 +33,7 @@ enum PanelAssets {
         uniqueKeysWithValues: GeneratedPanelAssets.files.map { ($0.name, Asset(contentType(of: $0.name), $0.text)) })
 
     static func contentType(of name: String) -> String {
-        name.hasSuffix(".css") ? css : name.hasSuffix(".js") ? javaScript : html
+        name.hasByteSuffix(".css") ? css : name.hasByteSuffix(".js") ? javaScript : html
     }
 
     /// The asset served under `/panel/<name>`; `""` (the bare `/panel/`) is the index page.

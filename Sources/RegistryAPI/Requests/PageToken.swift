@@ -33,7 +33,7 @@ enum AuditPageToken {
 
     static func decode(_ token: String) throws(RegistryError) -> Int64 {
         guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
-            text.hasPrefix("a1:"), let id = Int64(text.dropFirst(3)), id >= 1
+            text.hasBytePrefix("a1:"), let id = Int64(Substring(text.utf8.dropFirst(3))), id >= 1
         else { throw .invalidArgument("pageToken: not a page token issued by this service") }
         return id
     }

@@ -28,12 +28,15 @@ enum EntityTag {
     /// prefixes are ignored.
     static func matches(_ header: String?, _ etag: String) -> Bool {
         guard let header else { return false }
-        return header.split(separator: ",").contains { candidate in
-            var tag = candidate.drop(while: { $0 == " " || $0 == "\t" })
-            while let last = tag.last, last == " " || last == "\t" { tag.removeLast() }
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            return tag == etag[...]
+        // Compared as bytes: header values are octets, and `==` on strings is canonical
+        // equivalence.
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        return header.utf8.split(separator: UInt8(ascii: ",")).contains { candidate in
+            var tag = candidate.drop(while: blank)
+            while let last = tag.last, blank(last) { tag.removeLast() }
+            if tag.elementsEqual("*".utf8) { return true }
+            if tag.starts(with: "W/".utf8) { tag = tag.dropFirst(2) }
+            return tag.elementsEqual(etag.utf8)
         }
     }
 }

@@ -24,7 +24,7 @@ struct Router: Sendable {
     let routes: [Route]
 
     func match(method: String, path: String) -> Outcome {
-        guard path.hasPrefix("/") else { return .notFound }
+        guard path.hasBytePrefix("/") else { return .notFound }
         // Split as bytes: splitting by Character would walk grapheme clusters for nothing.
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
             .map { Substring($0) }
@@ -35,9 +35,9 @@ struct Router: Sendable {
         var resource: String?
         for route in routes {
             guard let parameters = route.template.match(segments) else { continue }
-            if let resource, resource != route.template.text { continue }
+            if let resource, !resource.hasSameBytes(as: route.template.text) { continue }
             resource = route.template.text
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
+            if route.method.hasSameBytes(as: method) || (method.hasSameBytes(as: "HEAD") && route.method == "GET") {
                 return .matched(Match(route: route, rawParameters: parameters))
             }
             if !allowed.contains(route.method) { allowed.append(route.method) }
@@ -73,11 +73,11 @@ struct PathTemplate: Sendable {
         for (index, (segment, piece)) in zip(segments, raw).enumerated() {
             switch segment {
             case .literal(let literal):
-                guard piece == literal else { return nil }
+                guard piece.hasSameBytes(as: literal) else { return nil }
             case .parameter(let name, let action):
                 if let action {
-                    guard piece.hasSuffix(action) else { return nil }
-                    parameters[name] = String(piece.dropLast(action.count))
+                    guard piece.hasByteSuffix(action) else { return nil }
+                    parameters[name] = String(Substring(piece.utf8.dropLast(action.utf8.count)))
                 } else {
                     if index == segments.count - 1, piece.utf8.contains(UInt8(ascii: ":")) { return nil }
                     parameters[name] = String(piece)

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPServer
+import Registry
+import RegistryPostgres
+import Testing
+import TestSupport
+
+@testable import RegistryAPI
+
+/// Writes that are one statement (a version's deletion, a policy's setting and removal, each
+/// with its audit event) are started on the event loop like reads: they need no handler thread,
+/// so they are answered while every handler thread is held by a publish waiting on a lock.
+@Suite struct WritesOnTheLoopTests {
+    /// Every route with a token that is not a GET, and where its work runs: a new one is placed
+    /// (and tested) on purpose.
+    static let placement: [String: String] = [
+        "DELETE /api/live_activity_schemas/{attributesType}/{version}": "loop",
+        "PUT /api/applications/{application}/compatibility_policy": "loop",
+        "DELETE /api/applications/{application}/compatibility_policy": "loop",
+        "PUT /api/live_activity_types/{attributesType}/compatibility_policy": "loop",
+        "DELETE /api/live_activity_types/{attributesType}/compatibility_policy": "loop",
+        "POST /api/live_activity_schemas": "handler thread: the publish transaction and its review",
+        "POST /api/live_activity_schemas:validate": "handler thread: validating a document takes CPU",
+        "POST /api/live_activity_schemas:lookup": "handler thread: canonicalising the submitted schema takes CPU",
+        "POST /api/live_activity_schemas/{attributesType}/latest:check": "handler thread: checking a payload takes CPU",
+        "POST /api/live_activity_schemas/{attributesType}/{version}:check": "handler thread: checking a payload takes CPU",
+        "POST /api/live_activities:preview": "handler thread: checking a payload takes CPU",
+    ]
+
+    @Test func everyRouteThatIsNotAGETIsPlaced() {
+        let routes = Set(RegistryAPI.apiRoutes.filter { $0.method != "GET" && $0.requiresToken }.map(\.key))
+        #expect(routes == Set(Self.placement.keys))
+    }
+
+    /// Deciding each write on the loop starts its statement (`.later`), and following it answers
+    /// on the loop; the handler threads are never asked.
+    @Test func eachLoopWriteIsDecidedAsAStatementAndAnsweredOnTheLoop() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("Decided", SchemaAPITests.flight).status == 200)
+        let api = registry.api
+        let policy = #"{"mode":"backward","enforce":"reject"}"#
+        let requests: [(method: String, path: String, body: String?, status: Int)] = [
+            ("PUT", "/api/applications/\(tenant.code)/compatibility_policy", policy, 200),
+            ("PUT", "/api/live_activity_types/Decided/compatibility_policy?application=\(tenant.code)", policy, 200),
+            ("DELETE", "/api/live_activity_types/Decided/compatibility_policy?application=\(tenant.code)", nil, 200),
+            ("DELETE", "/api/live_activity_types/Decided/compatibility_policy?application=\(tenant.code)", nil, 404),
+            ("DELETE", "/api/applications/\(tenant.code)/compatibility_policy", nil, 200),
+            ("DELETE", "/api/live_activity_schemas/Decided/1?application=\(tenant.code)", nil, 200),
+            ("DELETE", "/api/live_activity_schemas/Decided/1?application=\(tenant.code)", nil, 404),
+        ]
+        for probe in requests {
+            let parts = probe.path.split(separator: "?", maxSplits: 1)
+            let query = parts.count > 1 ? [("application", tenant.code)] : []
+            let request = HTTPRequest(
+                method: probe.method, path: String(parts[0]), query: query,
+                headers: [("Authorization", "Api \(tenant.token)"), ("Content-Type", "application/json")],
+                body: Array((probe.body ?? "").utf8))
+            guard case .later(let write) = api.decide(request), case .respond(let response)? = completedHere(write) else {
+                Issue.record("\(probe.method) \(probe.path): started on the loop and answered there")
+                continue
+            }
+            #expect(response.status == probe.status, "\(probe.method) \(probe.path): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        let changes = try AuditAPITests.events(registry, tenant).filter { [.publish, .policyChange, .delete].contains($0.action) }
+        #expect(changes.map(\.action) == [.publish, .policyChange, .policyChange, .policyChange, .policyChange, .delete])
+    }
+
+    /// With one handler thread, held by a publish waiting for a lock, the loop's writes (and the
+    /// reads after them) are still answered; the publish finishes once the lock is let go.
+    @Test func loopWritesAreAnsweredWhileEveryHandlerThreadIsHeld() throws {
+        let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase(), workers: 1)
+        defer { registry.stop() }
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("Held", SchemaAPITests.flight).status == 200)
+        #expect(try tenant.publish("Gone", SchemaAPITests.flight).status == 200)
+
+        let held = try HeldCounter(databaseURL: registry.databaseURL, attributesType: "Held")
+        let publish = Background { try tenant.publish("Held", SchemaAPITests.flight) }
+        #expect(try held.waitingPublish() != nil, "the publish holds the only handler thread, waiting on the lock")
+
+        let policy = #"{"mode":"backward","enforce":"warn"}"#
+        let answers = [
+            try tenant.request("PUT", "/api/applications/\(tenant.code)/compatibility_policy", body: policy),
+            try tenant.request("PUT", "/api/live_activity_types/Gone/compatibility_policy?application=\(tenant.code)", body: policy),
+            try tenant.request("DELETE", "/api/live_activity_types/Gone/compatibility_policy?application=\(tenant.code)"),
+            try tenant.request("DELETE", "/api/applications/\(tenant.code)/compatibility_policy"),
+            try tenant.request("DELETE", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
+            try tenant.request("GET", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
+        ]
+        #expect(answers.map(\.status) == [200, 200, 200, 200, 200, 404], "\(answers.map(\.bodyText))")
+
+        try held.release()
+        let published = try publish.result()
+        #expect(published.status == 200, "\(published.bodyText)")
+        #expect(try published.json()["schema"]?["version"] == 2)
+    }
+}
