@@ -118,7 +118,7 @@ import TestSupport
         let tenant = try registry.makeTenant()
 
         // The type lock a find-or-create publish takes first, held as a session lock: the test
-        // holds no transaction, which would hold the feed back.
+        // holds no transaction (as `HeldCounter` does), whose xid would hold the feed back.
         let holder = try PGConnection.connect(PostgresConfig(databaseURL: database))
         _ = try holder.simpleQuery(
             "SELECT pg_advisory_lock(hashtextextended('Blocked', (SELECT id FROM applications WHERE code = '\(tenant.code)')))")
