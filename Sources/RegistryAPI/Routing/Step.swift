@@ -16,8 +16,8 @@ enum Step: Sendable {
 
     case respond(HTTPResponse)
     case work(Work)
-    /// Starts a read (`NonBlockingCalls`); the continuation goes on from its value, on the
-    /// event loop when the store drives the read there, at once otherwise.
+    /// Starts a read (`NonBlockingCalls`, `NonBlockingFeed`); the continuation goes on from its
+    /// value, on the event loop when the store drives the read there, at once otherwise.
     case later(@Sendable (_ continuation: @escaping Continuation) -> Void)
     /// Parks the request (no thread, no database session) until the waiting room wakes
     /// `ticket`'s key or `deadline` passes; `then` goes on from why it woke. The ticket is
@@ -34,7 +34,8 @@ enum Step: Sendable {
         return reading(load, then: next)
     }
 
-    /// Starts `read` on the store (a `NonBlockingCalls` read) and continues from its value.
+    /// Starts `read` on the store (a `NonBlockingCalls` or `NonBlockingFeed` read) and continues
+    /// from its value.
     static func reading<T: Sendable>(
         _ store: Storage, _ read: @escaping @Sendable (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void,
         then next: @escaping @Sendable (T) throws(RegistryError) -> Step

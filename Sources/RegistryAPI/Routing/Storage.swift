@@ -5,9 +5,9 @@ import Registry
 /// without leaking its text.
 ///
 /// Calls that read no cache go straight to the store, through `run` (blocking, for handler
-/// threads only) or `start` (a `NonBlockingCalls` read, which completes on the event loop
-/// without a thread waiting), so the store's protocol is written once (`SchemaStore`); only
-/// the calls that read or move a cache are wrapped here. Event loops read the lookup caches
+/// threads only) or `start` (a `NonBlockingCalls` or `NonBlockingFeed` read, which completes
+/// on the event loop without a thread waiting), so the store's protocol is written once
+/// (`SchemaStore`); only the calls that read or move a cache are wrapped here. Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and fill them through `loadToken` and
 /// `loadApplication`.
 struct Storage: Sendable {
