@@ -52,8 +52,8 @@ public final class RegistryAPI: Sendable {
 
     static let apiRoutes: [Route] = [
         Route("GET", "/api/live_activity_schemas", memoryFirst: SchemaHandlers.list),
-        Route("POST", "/api/live_activity_schemas", handler: SchemaHandlers.create),
-        Route("POST", "/api/live_activity_schemas:validate", handler: FormHandlers.validate),
+        Route("POST", "/api/live_activity_schemas", work: SchemaHandlers.create),
+        Route("POST", "/api/live_activity_schemas:validate", work: FormHandlers.validate),
         Route("POST", "/api/live_activity_schemas:lookup", handler: LookupHandlers.lookup),
         Route("GET", "/api/live_activity_types", memoryFirst: TypeHandlers.list),
         // `latest` before `{version}`, which would otherwise take it for a malformed number.
@@ -147,6 +147,9 @@ public final class RegistryAPI: Sendable {
         caches.flush()
         waitingRoom.wakeAll()
     }
+
+    /// Requests queued for a heavy-work permit, for metrics.
+    public var heavyRequestsWaiting: Int { reviews.gate.waiting }
 
     /// Response-cache figures for metrics.
     public var cacheStatistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { caches.responses.statistics }

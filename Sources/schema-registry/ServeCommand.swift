@@ -40,8 +40,8 @@ enum ServeCommand {
             reviewing: ReviewSettings(
                 maxComparedVersions: configuration.compatibilityMaxVersions,
                 concurrentHeavyRequests: configuration.maxHeavyRequests,
-                // Reads wait for the database on the event loops, not on handler threads, so every
-                // handler thread but the permits' may wait for a permit.
+                // A request waiting for a permit holds no thread, only its suspended connection
+                // and its body; the queue stays as long as the handler threads but the permits'.
                 waitingHeavyRequests: max(1, configuration.httpWorkers - configuration.maxHeavyRequests)),
             waitingRoom: WaitingRoom(capacity: configuration.maxWaitingRequests))
         apiForGauges.withLock { $0 = api }
@@ -139,6 +139,9 @@ enum ServeCommand {
             Gauge(
                 "registry_waiting_requests", "Change-feed requests parked until a change or their deadline (no thread, no connection).",
                 value: Double(api?.waitingRoom.count ?? 0)),
+            Gauge(
+                "registry_heavy_requests_waiting", "Large publishes, dry runs and forms queued for a heavy-work permit (no thread).",
+                value: Double(api?.heavyRequestsWaiting ?? 0)),
             Gauge(
                 "registry_build_info", "Build of this process.", labels: ["version": BuildInfo.version, "commit": BuildInfo.commit],
                 value: 1),

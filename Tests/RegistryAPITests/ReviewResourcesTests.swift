@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPServer
 import Registry
 import Synchronization
 import Testing
@@ -71,49 +72,85 @@ import Testing
         #expect(review.compared(unread)?.outline == CompatibilityOutline(document: try SchemaRules.validate(text)))
     }
 
-    /// Holds the gate's only permit on another thread until `release` is signalled.
-    private func holdPermit(_ gate: HeavyWorkGate, release: DispatchSemaphore) -> DispatchSemaphore {
-        let holding = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            _ = try? gate.run { () throws(RegistryError) in
-                holding.signal()
-                release.wait()
-            }
-            done.signal()
+    /// The value a step answers with, following it right here: work runs on this thread, and a
+    /// queued step must already have been admitted or refused.
+    private static func value(_ step: Step) throws(RegistryError) -> Int? {
+        switch step {
+        case .respond(let response): return Int(String(decoding: response.body, as: UTF8.self))
+        case .work(let work): return try value(work())
+        case .later(let start):
+            let next = Mutex<Result<Step, RegistryError>?>(nil)
+            start { result in next.withLock { $0 = result } }
+            guard let result = next.withLock({ $0 }) else { return nil }
+            return try value(result.get())
+        case .wait: return nil
         }
-        holding.wait()
-        return done
+    }
+
+    private static func answer(_ number: Int) -> Step {
+        .respond(HTTPResponse(status: 200, body: Array(String(number).utf8)))
     }
 
     @Test func withEveryPermitTakenAndNoRoomToWaitTheNextHeavyRequestIsBusy() throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = holdPermit(gate, release: release)
-        #expect(throws: HeavyWorkGate.busy) { try gate.run { () throws(RegistryError) in 1 } }
+        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
+            Issue.record("a free permit admits the work for a handler thread")
+            return
+        }
+        #expect(throws: HeavyWorkGate.busy) { try gate.admit { Self.answer(2) } }
+        #expect(throws: HeavyWorkGate.busy) { try gate.run { Self.answer(2) } }
         let answer = ErrorResponse.make(HeavyWorkGate.busy)
         #expect(answer.status == 503)
         #expect(answer.headers.contains { $0.name == "Retry-After" })
-        #expect(try gate.run(heavy: false) { () throws(RegistryError) in 2 } == 2)
-        release.signal()
-        done.wait()
-        #expect(try gate.run { () throws(RegistryError) in 3 } == 3)
+        #expect(try Self.value(gate.run(heavy: false) { Self.answer(2) }) == 2)
+        #expect(try Self.value(holding()) == 1, "the permit comes back when the work ends")
+        #expect(try Self.value(gate.run { Self.answer(3) }) == 3)
     }
 
+    /// A request that finds every permit taken is queued, holding no thread, and goes on with
+    /// the permit the running work hands it when it ends; a newcomer does not overtake it.
     @Test func aWaitingHeavyRequestRunsWhenAPermitIsReturned() throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 1, maxWaitSeconds: 60)
-        let release = DispatchSemaphore(value: 0)
-        let done = holdPermit(gate, release: release)
-        let waited = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Int?>(nil)
-        DispatchQueue.global().async {
-            let value = try? gate.run { () throws(RegistryError) in 4 }
-            outcome.withLock { $0 = value }
-            waited.signal()
+        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
+            Issue.record("a free permit admits the work for a handler thread")
+            return
         }
-        release.signal()
-        done.wait()
-        waited.wait()
-        #expect(outcome.withLock { $0 } == 4)
+        guard case .later(let start) = try gate.run({ Self.answer(4) }) else {
+            Issue.record("with every permit taken, the request is queued")
+            return
+        }
+        let next = Mutex<Result<Step, RegistryError>?>(nil)
+        start { result in next.withLock { $0 = result } }
+        #expect(next.withLock { $0 } == nil, "still waiting")
+        #expect(try Self.value(holding()) == 1)
+        let admitted = try #require(next.withLock { $0 })
+        guard case .later = try gate.admit({ Self.answer(5) }) else {
+            Issue.record("the permit went to the queued request: a newcomer waits")
+            return
+        }
+        #expect(try Self.value(admitted.get()) == 4)
+        #expect(try Self.value(gate.run { Self.answer(6) }) == 6, "the permit is free again")
+    }
+
+    @Test func aQueuedRequestIsBusyOnceItHasWaitedItsTime() throws {
+        let gate = HeavyWorkGate(permits: 1, maxWaiting: 1, maxWaitSeconds: 0.1)
+        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
+            Issue.record("a free permit admits the work for a handler thread")
+            return
+        }
+        guard case .later(let start) = try gate.admit({ Self.answer(7) }) else {
+            Issue.record("with every permit taken, the request is queued")
+            return
+        }
+        let refused = DispatchSemaphore(value: 0)
+        let next = Mutex<Result<Step, RegistryError>?>(nil)
+        start { result in
+            next.withLock { $0 = result }
+            refused.signal()
+        }
+        #expect(refused.wait(timeout: .now() + 10) == .success)
+        #expect(throws: HeavyWorkGate.busy) { try next.withLock { $0 }?.get() }
+        #expect(try Self.value(holding()) == 1, "the permit goes back to the gate, not to the expired request")
+        #expect(try Self.value(gate.run { Self.answer(8) }) == 8)
     }
 }

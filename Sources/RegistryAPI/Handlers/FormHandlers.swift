@@ -25,17 +25,18 @@ enum FormHandlers {
 
     /// Every Create check except the version conflict, under the same policy; nothing is
     /// written. A refusal the policy would give is the same 409.
-    static func validate(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    /// Runs on a handler thread, queued for a heavy-work permit like a publish.
+    static func validate(_ call: Call) throws(RegistryError) -> Step {
         let request = try PublishRequest(call.body())
         let application = try call.application(code: request.applicationCode)
-        let review = try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
-            try PublishReview(request, application: application, call: call)
+        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+            let review = try PublishReview(request, application: application, call: call)
+            var annotations = JSONObject()
+            review.annotate(&annotations)
+            let body = FormJSON.body(
+                review.document, application: application.code, attributesType: request.attributesType, version: nil,
+                annotations: annotations)
+            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body))
         }
-        var annotations = JSONObject()
-        review.annotate(&annotations)
-        let body = FormJSON.body(
-            review.document, application: application.code, attributesType: request.attributesType, version: nil,
-            annotations: annotations)
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
     }
 }

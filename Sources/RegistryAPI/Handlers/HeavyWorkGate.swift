@@ -1,20 +1,37 @@
-import Foundation
+import Dispatch
 import Registry
+import Synchronization
 
 /// Lets at most `permits` CPU-heavy requests (publishes, dry runs and uncached forms of large
-/// schemas) run at once, so that they cannot take every core and handler thread from
-/// cheap reads, of other accounts above all. A few more may wait their turn, briefly; past
-/// that, or past the wait, the request is answered 503 with `Retry-After` at once instead of
-/// holding a handler thread that a read could use.
+/// schemas) run at once, so that they cannot take every core and handler thread from cheap
+/// reads, of other accounts above all. A few more may wait their turn, briefly, in a queue that
+/// holds no thread (their connections stay suspended); past that, or past the wait, the request
+/// is answered 503 with `Retry-After`.
 ///
-/// `@unchecked Sendable`: `running` and `waiting` are only touched with `condition` locked.
-final class HeavyWorkGate: @unchecked Sendable {
+/// A permit is handed from the work that returns it straight to the oldest waiting request, so
+/// a newcomer cannot overtake the queue.
+final class HeavyWorkGate: Sendable {
     let permits: Int
     let maxWaiting: Int
     let maxWaitSeconds: Double
-    private let condition = NSCondition()
-    private var running = 0
-    private var waiting = 0
+    private let state = Mutex(State())
+
+    private struct State {
+        var running = 0
+        var queue: [Waiter] = []
+        var nextID: UInt64 = 0
+    }
+
+    /// A request waiting for a permit: `admit` goes on with the work once it has one, or fails
+    /// it with `busy`, exactly once.
+    private struct Waiter {
+        let id: UInt64
+        let admit: Step.Continuation
+        let work: Step.Work
+    }
+
+    /// Requests queued for a permit now.
+    var waiting: Int { state.withLock { $0.queue.count } }
 
     init(permits: Int, maxWaiting: Int, maxWaitSeconds: Double = 5) {
         self.permits = max(1, permits)
@@ -22,37 +39,72 @@ final class HeavyWorkGate: @unchecked Sendable {
         self.maxWaitSeconds = maxWaitSeconds
     }
 
-    /// Runs `body` holding one permit when `heavy`, else at once: small schemas cost little to
-    /// review or render, and must not queue behind large ones.
-    func run<T>(heavy: Bool = true, _ body: () throws(RegistryError) -> T) throws(RegistryError) -> T {
-        guard heavy else { return try body() }
-        try enter()
-        defer { leave() }
-        return try body()
+    /// For the event loop: `work` for a handler thread, holding a permit while it runs when
+    /// `heavy` (small schemas cost little to review or render, and must not queue behind large
+    /// ones); queued without a thread while every permit is taken; `busy` when the queue is full.
+    func admit(heavy: Bool = true, _ work: @escaping Step.Work) throws(RegistryError) -> Step {
+        guard heavy else { return .work(work) }
+        return try enter(work) { .work(self.holding(work)) }
     }
 
-    private func enter() throws(RegistryError) {
-        condition.lock()
-        defer { condition.unlock() }
-        if running < permits {
-            running += 1
-            return
-        }
-        guard waiting < maxWaiting else { throw Self.busy }
-        waiting += 1
-        defer { waiting -= 1 }
-        let deadline = Date(timeIntervalSinceNow: maxWaitSeconds)
-        while running >= permits {
-            if !condition.wait(until: deadline), running >= permits { throw Self.busy }
-        }
-        running += 1
+    /// For a handler thread: runs `work` here at once when a permit is free (or it is not
+    /// heavy), else queues it like `admit` and lets this thread go.
+    func run(heavy: Bool = true, _ work: @escaping Step.Work) throws(RegistryError) -> Step {
+        guard heavy else { return try work() }
+        return try enter(work) { () throws(RegistryError) in try self.holding(work)() }
     }
 
-    private func leave() {
-        condition.lock()
-        running -= 1
-        condition.signal()
-        condition.unlock()
+    /// Takes a permit and goes on with `now`, or queues `work`.
+    private func enter(_ work: @escaping Step.Work, now: () throws(RegistryError) -> Step) throws(RegistryError) -> Step {
+        let admitted: Bool = try state.withLock { state throws(RegistryError) in
+            if state.running < permits {
+                state.running += 1
+                return true
+            }
+            guard state.queue.count < maxWaiting else { throw Self.busy }
+            return false
+        }
+        if admitted { return try now() }
+        return .later { continuation in self.queue(work, continuation) }
+    }
+
+    private func queue(_ work: @escaping Step.Work, _ continuation: @escaping Step.Continuation) {
+        let id: UInt64? = state.withLock { state in
+            // A permit may have come back since `enter` looked.
+            if state.running < permits {
+                state.running += 1
+                return nil
+            }
+            state.nextID += 1
+            state.queue.append(Waiter(id: state.nextID, admit: continuation, work: work))
+            return state.nextID
+        }
+        guard let id else { return continuation(.success(.work(holding(work)))) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + maxWaitSeconds) {
+            let expired = self.state.withLock { state -> Waiter? in
+                guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.queue.remove(at: index)
+            }
+            expired?.admit(.failure(Self.busy))
+        }
+    }
+
+    /// `work`, returning its permit when it ends: to the oldest waiting request if there is
+    /// one, which then goes on to a handler thread with it.
+    private func holding(_ work: @escaping Step.Work) -> Step.Work {
+        { () throws(RegistryError) in
+            defer {
+                let next = self.state.withLock { state -> Waiter? in
+                    guard !state.queue.isEmpty else {
+                        state.running -= 1
+                        return nil
+                    }
+                    return state.queue.removeFirst()
+                }
+                if let next { next.admit(.success(.work(self.holding(next.work)))) }
+            }
+            return try work()
+        }
     }
 
     static let busy = RegistryError.unavailable(

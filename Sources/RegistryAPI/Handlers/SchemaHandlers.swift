@@ -82,7 +82,10 @@ enum SchemaHandlers {
     /// from the rows the publish statement read, under the policy that statement read. The
     /// publish, its review (which `requireCompatible` or a rejecting policy may turn into a
     /// veto), its audit event and an idempotency key's record are one transaction.
-    static func create(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    ///
+    /// Runs on a handler thread; a large schema then waits for a heavy-work permit, queued
+    /// without holding that thread when none is free.
+    static func create(_ call: Call) throws(RegistryError) -> Step {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
             try IdempotencyKey.validate(header)
@@ -92,12 +95,12 @@ enum SchemaHandlers {
         if let key, let accountID = call.accountID {
             let keyClaim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
             if let stored = try call.store.run({ try $0.storedResponse(accountID: accountID, idempotencyKey: key) }) {
-                return replayResponse(try keyClaim.replay(stored))
+                return .respond(replayResponse(try keyClaim.replay(stored)))
             }
             claim = keyClaim
         }
-        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
-            try publish(call, request, application: application, claim: claim)
+        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { [claim] () throws(RegistryError) in
+            .respond(try publish(call, request, application: application, claim: claim))
         }
     }
 

@@ -34,7 +34,7 @@ enum CachedResponse {
                         return response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest)
                     }
                     guard isHeavy(schema) else { return .respond(try finish()) }
-                    return .work { () throws(RegistryError) in .respond(try call.reviews.gate.run(heavy: true, finish)) }
+                    return try call.reviews.gate.admit { () throws(RegistryError) in .respond(try finish()) }
                 })
             }
         }
