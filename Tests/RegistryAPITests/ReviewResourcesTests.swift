@@ -87,16 +87,21 @@ import Testing
         }
     }
 
+    /// Admits a work answering 1 while a permit is free; running it returns the permit.
+    private static func takePermit(_ gate: HeavyWorkGate) throws -> Step.Work {
+        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
+            throw RegistryError.internal("a free permit admits the work for a handler thread")
+        }
+        return holding
+    }
+
     private static func answer(_ number: Int) -> Step {
         .respond(HTTPResponse(status: 200, body: Array(String(number).utf8)))
     }
 
     @Test func withEveryPermitTakenAndNoRoomToWaitTheNextHeavyRequestIsBusy() throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 0)
-        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
-            Issue.record("a free permit admits the work for a handler thread")
-            return
-        }
+        let holding = try Self.takePermit(gate)
         #expect(throws: HeavyWorkGate.busy) { try gate.admit { Self.answer(2) } }
         #expect(throws: HeavyWorkGate.busy) { try gate.run { Self.answer(2) } }
         let answer = ErrorResponse.make(HeavyWorkGate.busy)
@@ -111,10 +116,7 @@ import Testing
     /// the permit the running work hands it when it ends; a newcomer does not overtake it.
     @Test func aWaitingHeavyRequestRunsWhenAPermitIsReturned() throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 1, maxWaitSeconds: 60)
-        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
-            Issue.record("a free permit admits the work for a handler thread")
-            return
-        }
+        let holding = try Self.takePermit(gate)
         guard case .later(let start) = try gate.run({ Self.answer(4) }) else {
             Issue.record("with every permit taken, the request is queued")
             return
@@ -134,10 +136,7 @@ import Testing
 
     @Test func aQueuedRequestIsBusyOnceItHasWaitedItsTime() throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 1, maxWaitSeconds: 0.1)
-        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
-            Issue.record("a free permit admits the work for a handler thread")
-            return
-        }
+        let holding = try Self.takePermit(gate)
         guard case .later(let start) = try gate.admit({ Self.answer(7) }) else {
             Issue.record("with every permit taken, the request is queued")
             return
