@@ -6,9 +6,15 @@ extension PostgresSchemaStore {
     public func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws
         -> SchemaVersion?
     {
-        try pool.perform(.read) { connection in
-            try connection.execute(Self.newestWithContent, [application.id, attributesType, PGBytea(contentHash)]).rows.first
-                .map { row in try Self.version(row, application: application, attributesType: attributesType) }
+        try pool.run(Self.newestIdenticalRead(application: application, attributesType: attributesType, contentHash: contentHash))
+    }
+
+    /// The newest live version of the type whose `content_sha256` is `contentHash`, if any.
+    static func newestIdenticalRead(application: Application, attributesType: String, contentHash: [UInt8])
+        -> StoreStatement<SchemaVersion?>
+    {
+        StoreStatement(statement: newestWithContent, parameters: [application.id, attributesType, PGBytea(contentHash)]) { result in
+            try result.rows.first.map { row in try version(row, application: application, attributesType: attributesType) }
         }
     }
 

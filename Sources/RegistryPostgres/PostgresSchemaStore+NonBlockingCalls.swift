@@ -33,6 +33,13 @@ extension PostgresSchemaStore {
         pool.run(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit), then: done)
     }
 
+    public func newestIdentical(
+        application: Application, attributesType: String, contentHash: [UInt8],
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        pool.run(Self.newestIdenticalRead(application: application, attributesType: attributesType, contentHash: contentHash), then: done)
+    }
+
     public func types(
         application: Application, filter: TypeFilter, limit: Int?,
         then done: @escaping @Sendable (Result<[TypeSummary], any Error>) -> Void

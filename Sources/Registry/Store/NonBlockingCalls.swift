@@ -1,7 +1,8 @@
 /// The calls a request makes that are one statement each, offered so that no thread waits for
 /// them: the reads of GETs (its token, its application, one version, a list of versions, the
-/// type index, the applications, a policy and the audit trail) and the writes that are one
-/// statement with their audit event (deleting a version, setting or removing a policy). A
+/// type index, the applications, a policy and the audit trail), the lookup of a version by
+/// content, and the writes that are one statement with their audit event (deleting a version,
+/// setting or removing a policy). A
 /// store that can start a statement and be told when it completes (PostgreSQL on the caller's
 /// event loop) overrides these, and the request holds only its suspended connection meanwhile.
 ///
@@ -21,6 +22,10 @@ public protocol NonBlockingCalls: Sendable {
     func list(
         application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void)
+    /// `SchemaStore.newestIdentical`: the newest live version of a type with this content hash.
+    func newestIdentical(
+        application: Application, attributesType: String, contentHash: [UInt8],
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void)
     /// `SchemaStore.types`: the type index.
     func types(
         application: Application, filter: TypeFilter, limit: Int?,
@@ -70,6 +75,13 @@ extension NonBlockingCalls where Self: SchemaStore {
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
     ) {
         done(Result { try list(application: application, attributesType: attributesType, after: cursor, limit: limit) })
+    }
+
+    public func newestIdentical(
+        application: Application, attributesType: String, contentHash: [UInt8],
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        done(Result { try newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash) })
     }
 
     public func types(

@@ -17,40 +17,39 @@ enum LatestHandlers {
         }
     }
 
-    /// Goes on with the newest live version's number: from memory when known, else read
-    /// (without a thread waiting) and remembered unless a publish or delete of the type was
-    /// seen meanwhile. 404 when the type has none.
+    /// Goes on with the type's newest live version (`newestVersion`), the application and the
+    /// type being those the URL names.
     private static func newest(
         _ call: Call, then next: @escaping @Sendable (Application, String, Int32) throws(RegistryError) -> Step
     ) throws(RegistryError) -> Step {
         let attributesType = try call.pathAttributesType()
         let code = try call.query.requiredString(.application)
         return try call.withApplication(code: code) { application throws(RegistryError) in
-            let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
-            return try Step.after(
-                call.caches.latest.version(key),
-                load: { done in
-                    let generation = call.caches.latest.generation(key)
-                    call.store.start({ $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }) { read in
-                        done(read.flatMap { rows in Result { () throws(RegistryError) in
-                            try remembered(call, rows, attributesType, key, readAt: generation)
-                        } })
-                    }
-                },
-                then: { version throws(RegistryError) in try next(application, attributesType, version) })
+            try newestVersion(call, application, attributesType) { version throws(RegistryError) in
+                try next(application, attributesType, version)
+            }
         }
     }
 
-    /// The newest live version's number, from memory or the store; for routes already on a
-    /// handler thread.
-    static func newestVersion(_ call: Call, _ application: Application, _ attributesType: String) throws(RegistryError)
-        -> Int32
-    {
+    /// Goes on with the newest live version's number: from memory when known, else read
+    /// (without a thread waiting) and remembered unless a publish or delete of the type was
+    /// seen meanwhile. 404 when the type has none.
+    static func newestVersion(
+        _ call: Call, _ application: Application, _ attributesType: String,
+        then next: @escaping @Sendable (Int32) throws(RegistryError) -> Step
+    ) throws(RegistryError) -> Step {
         let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
-        if let version = call.caches.latest.version(key) { return version }
-        let generation = call.caches.latest.generation(key)
-        let rows = try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: nil, limit: 1) })
-        return try remembered(call, rows, attributesType, key, readAt: generation)
+        return try Step.after(
+            call.caches.latest.version(key),
+            load: { done in
+                let generation = call.caches.latest.generation(key)
+                call.store.start({ $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }) { read in
+                    done(read.flatMap { rows in Result { () throws(RegistryError) in
+                        try remembered(call, rows, attributesType, key, readAt: generation)
+                    } })
+                }
+            },
+            then: next)
     }
 
     /// The newest of `rows` (newest first), remembered for the type; 404 when there is none.

@@ -10,19 +10,22 @@ enum PushHandlers {
     static let schemaVersion = FieldName("schemaVersion", "schema_version", shown: .snake)
     static let attributesType = FieldName("attributesType", "attributes_type", shown: .snake)
 
-    static func check(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    static func check(_ call: Call) throws(RegistryError) -> Step {
         let attributesType = try call.pathAttributesType()
         return try check(call, attributesType, version: call.pathVersion())
     }
 
     /// `…/latest:check`: against the newest live version, which the answer names.
-    static func checkLatest(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    static func checkLatest(_ call: Call) throws(RegistryError) -> Step {
         try check(call, call.pathAttributesType(), version: nil)
     }
 
+    /// The body is checked first; then the application, the newest version (when asked for)
+    /// and the version are read without a thread waiting, and the values are checked on the
+    /// event loop, or on a handler thread when the schema is large.
     /// - Parameter version: nil for the newest live version.
     private static func check(_ call: Call, _ attributesType: String, version requested: Int32?) throws(RegistryError)
-        -> HTTPResponse
+        -> Step
     {
         let body = try call.body()
         let code = try body.requiredString(.application)
@@ -32,23 +35,28 @@ enum PushHandlers {
         }
         let state = try object(body, contentState, required: true) ?? [:]
         let attributes = try object(body, FieldName("attributes"), required: false)
-        let application = try call.application(code: code)
-        let version: Int32
-        if let requested {
-            version = requested
-        } else {
-            version = try LatestHandlers.newestVersion(call, application, attributesType)
+        return try call.withApplication(code: code) { application throws(RegistryError) in
+            let checked = { @Sendable (version: Int32) -> Step in
+                Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
+                    let schema = try SchemaHandlers.found(read, attributesType, version)
+                    return try call.reviews.gate.answer(heavy: Reviews.isHeavy(schema.jsonSchema)) { () throws(RegistryError) in
+                        let result = PushValueChecker.check(
+                            try schema.document(), event: event, contentState: state, attributes: attributes)
+                        guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
+                        answer["version"] = .number(String(version))
+                        return JSONResponse.make(.object(answer))
+                    }
+                }
+            }
+            guard let requested else { return try LatestHandlers.newestVersion(call, application, attributesType, then: checked) }
+            return checked(requested)
         }
-        let schema = try SchemaHandlers.found(
-            call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }), attributesType, version)
-        let result = PushValueChecker.check(
-            try schema.document(), event: event, contentState: state, attributes: attributes)
-        guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
-        answer["version"] = .number(String(version))
-        return JSONResponse.make(.object(answer))
     }
 
-    static func preview(_ call: Call) throws(RegistryError) -> HTTPResponse {
+    /// The body is checked first; then the application and the schema (when the push names a
+    /// type) are read without a thread waiting, and the preview is made on the event loop, or
+    /// on a handler thread when the schema is large.
+    static func preview(_ call: Call) throws(RegistryError) -> Step {
         let body = try call.body()
         let code = try body.requiredString(.application)
         let bundle = try body.requiredString(bundleID)
@@ -63,32 +71,38 @@ enum PushHandlers {
         } else {
             attributesType = try body.string(Self.attributesType)
         }
-        let application = try call.application(code: code)
-        var schema: SchemaDocument?
-        if let attributesType, !attributesType.isEmpty {
-            schema = try newestOrRequested(
-                call, application: application, attributesType: attributesType, version: requestedVersion).document()
+        let previewed = { @Sendable (schema: SchemaVersion?) throws(RegistryError) -> Step in
+            try call.reviews.gate.answer(heavy: schema.map { Reviews.isHeavy($0.jsonSchema) } ?? false) { () throws(RegistryError) in
+                let result = LiveActivityPreview.preview(
+                    body.object, call: liveCall, bundleID: bundle, schema: try schema?.document(), now: call.clock())
+                return JSONResponse.make(result.json)
+            }
         }
-        let result = LiveActivityPreview.preview(
-            body.object, call: liveCall, bundleID: bundle, schema: schema, now: call.clock())
-        return JSONResponse.make(result.json)
+        return try call.withApplication(code: code) { [attributesType] application throws(RegistryError) in
+            guard let attributesType, !attributesType.isEmpty else { return try previewed(nil) }
+            return newestOrRequested(call, application: application, attributesType: attributesType, version: requestedVersion) {
+                schema throws(RegistryError) in try previewed(schema)
+            }
+        }
     }
 
-    /// The version asked for, or the newest live one of the type: previews follow what a
-    /// journey would use today.
+    /// Goes on with the version asked for, or the newest live one of the type: previews follow
+    /// what a journey would use today.
     private static func newestOrRequested(
-        _ call: Call, application: Application, attributesType: String, version: Int32?
-    ) throws(RegistryError) -> SchemaVersion {
+        _ call: Call, application: Application, attributesType: String, version: Int32?,
+        then next: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> Step
+    ) -> Step {
         if let version {
-            return try SchemaHandlers.found(
-                call.store.run({ try $0.schema(application: application, attributesType: attributesType, version: version) }),
-                attributesType, version)
+            return Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
+                try next(SchemaHandlers.found(read, attributesType, version))
+            }
         }
-        guard let newest = try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: nil, limit: 1) }).first
-        else {
-            throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
+        return Step.reading(call.store, { $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }) { rows throws(RegistryError) in
+            guard let newest = rows.first else {
+                throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
+            }
+            return try next(newest)
         }
-        return newest
     }
 
     private static func object(_ body: BodyFields, _ field: FieldName, required: Bool) throws(RegistryError) -> JSONObject? {

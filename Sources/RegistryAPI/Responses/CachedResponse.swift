@@ -33,8 +33,7 @@ enum CachedResponse {
                         cache.insert(entry, for: key, readAt: epoch)
                         return response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest)
                     }
-                    guard isHeavy(schema) else { return .respond(try finish()) }
-                    return try call.reviews.gate.admit { () throws(RegistryError) in .respond(try finish()) }
+                    return try call.reviews.gate.answer(heavy: isHeavy(schema), finish)
                 })
             }
         }
