@@ -21,10 +21,10 @@ import TestSupport
         "DELETE /api/live_activity_types/{attributesType}/compatibility_policy": "loop",
         "POST /api/live_activity_schemas": "handler thread: the publish transaction and its review",
         "POST /api/live_activity_schemas:validate": "handler thread: validating a document takes CPU",
-        "POST /api/live_activity_schemas:lookup": "handler thread: canonicalising the submitted schema takes CPU",
-        "POST /api/live_activity_schemas/{attributesType}/latest:check": "handler thread: checking a payload takes CPU",
-        "POST /api/live_activity_schemas/{attributesType}/{version}:check": "handler thread: checking a payload takes CPU",
-        "POST /api/live_activities:preview": "handler thread: checking a payload takes CPU",
+        "POST /api/live_activity_schemas:lookup": "loop: small texts hashed on the loop, large ones on a handler thread",
+        "POST /api/live_activity_schemas/{attributesType}/latest:check": "loop: small schemas checked on the loop, large ones on a handler thread",
+        "POST /api/live_activity_schemas/{attributesType}/{version}:check": "loop: small schemas checked on the loop, large ones on a handler thread",
+        "POST /api/live_activities:preview": "loop: small schemas previewed on the loop, large ones on a handler thread",
     ]
 
     @Test func everyRouteThatIsNotAGETIsPlaced() {
