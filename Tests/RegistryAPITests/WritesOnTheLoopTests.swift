@@ -69,30 +69,17 @@ import TestSupport
     /// With one handler thread, held by a publish waiting for a lock, the loop's writes (and the
     /// reads after them) are still answered; the publish finishes once the lock is let go.
     @Test func loopWritesAreAnsweredWhileEveryHandlerThreadIsHeld() throws {
-        let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase(), workers: 1)
-        defer { registry.stop() }
-        let tenant = try registry.makeTenant()
-        #expect(try tenant.publish("Held", SchemaAPITests.flight).status == 200)
-        #expect(try tenant.publish("Gone", SchemaAPITests.flight).status == 200)
-
-        let held = try HeldCounter(databaseURL: registry.databaseURL, attributesType: "Held")
-        let publish = Background { try tenant.publish("Held", SchemaAPITests.flight) }
-        #expect(try held.waitingPublish() != nil, "the publish holds the only handler thread, waiting on the lock")
-
-        let policy = #"{"mode":"backward","enforce":"warn"}"#
-        let answers = [
-            try tenant.request("PUT", "/api/applications/\(tenant.code)/compatibility_policy", body: policy),
-            try tenant.request("PUT", "/api/live_activity_types/Gone/compatibility_policy?application=\(tenant.code)", body: policy),
-            try tenant.request("DELETE", "/api/live_activity_types/Gone/compatibility_policy?application=\(tenant.code)"),
-            try tenant.request("DELETE", "/api/applications/\(tenant.code)/compatibility_policy"),
-            try tenant.request("DELETE", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
-            try tenant.request("GET", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
-        ]
-        #expect(answers.map(\.status) == [200, 200, 200, 200, 200, 404], "\(answers.map(\.bodyText))")
-
-        try held.release()
-        let published = try publish.result()
-        #expect(published.status == 200, "\(published.bodyText)")
-        #expect(try published.json()["schema"]?["version"] == 2)
+        try whileTheOnlyHandlerThreadIsHeld(published: ["Gone"]) { tenant in
+            let policy = #"{"mode":"backward","enforce":"warn"}"#
+            let answers = [
+                try tenant.request("PUT", "/api/applications/\(tenant.code)/compatibility_policy", body: policy),
+                try tenant.request("PUT", "/api/live_activity_types/Gone/compatibility_policy?application=\(tenant.code)", body: policy),
+                try tenant.request("DELETE", "/api/live_activity_types/Gone/compatibility_policy?application=\(tenant.code)"),
+                try tenant.request("DELETE", "/api/applications/\(tenant.code)/compatibility_policy"),
+                try tenant.request("DELETE", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
+                try tenant.request("GET", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
+            ]
+            #expect(answers.map(\.status) == [200, 200, 200, 200, 200, 404], "\(answers.map(\.bodyText))")
+        }
     }
 }
