@@ -52,8 +52,8 @@ public final class RegistryAPI: Sendable {
 
     static let apiRoutes: [Route] = [
         Route("GET", "/api/live_activity_schemas", memoryFirst: SchemaHandlers.list),
-        Route("POST", "/api/live_activity_schemas", work: SchemaHandlers.create),
-        Route("POST", "/api/live_activity_schemas:validate", work: FormHandlers.validate),
+        Route("POST", "/api/live_activity_schemas", memoryFirst: SchemaHandlers.create),
+        Route("POST", "/api/live_activity_schemas:validate", memoryFirst: FormHandlers.validate),
         Route("POST", "/api/live_activity_schemas:lookup", memoryFirst: LookupHandlers.lookup),
         Route("GET", "/api/live_activity_types", memoryFirst: TypeHandlers.list),
         // `latest` before `{version}`, which would otherwise take it for a malformed number.

@@ -2,7 +2,14 @@ import Registry
 
 extension PostgresSchemaStore {
     public func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? {
-        try pool.perform(.read) { connection in try Self.storedResponse(accountID, idempotencyKey, on: connection) }
+        try pool.run(Self.storedResponseRead(accountID: accountID, key: idempotencyKey))
+    }
+
+    /// The response recorded under an account's key, if any.
+    static func storedResponseRead(accountID: Int64, key: String) -> StoreStatement<StoredResponse?> {
+        StoreStatement(statement: readKey, parameters: [accountID, key]) { result in
+            try result.rows.first.map { row in StoredResponse(requestHash: try row.bytea(0), body: Array(try row.string(1).utf8)) }
+        }
     }
 
     /// Claims the key inside the caller's transaction. Nil when it is now ours; otherwise the
@@ -13,16 +20,10 @@ extension PostgresSchemaStore {
         _ = try connection.execute(dropExpiredKey, [claim.accountID, claim.key])
         let claimed = try connection.execute(claimKey, [claim.accountID, claim.key, PGBytea(claim.requestHash)])
         guard claimed.rows.isEmpty else { return nil }
-        guard let stored = try storedResponse(claim.accountID, claim.key, on: connection) else {
+        guard let stored = try storedResponseRead(accountID: claim.accountID, key: claim.key).run(on: connection) else {
             throw RegistryError.internal("idempotency key vanished while claimed")
         }
         return stored
-    }
-
-    private static func storedResponse(_ accountID: Int64, _ key: String, on connection: PGConnection) throws -> StoredResponse? {
-        try connection.execute(readKey, [accountID, key]).rows.first.map { row in
-            StoredResponse(requestHash: try row.bytea(0), body: Array(try row.string(1).utf8))
-        }
     }
 
     /// Removes keys older than 24 hours; the service calls it periodically.

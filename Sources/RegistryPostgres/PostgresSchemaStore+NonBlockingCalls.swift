@@ -60,6 +60,12 @@ extension PostgresSchemaStore {
         pool.run(read, then: done)
     }
 
+    public func storedResponse(
+        accountID: Int64, idempotencyKey: String, then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void
+    ) {
+        pool.run(Self.storedResponseRead(accountID: accountID, key: idempotencyKey), then: done)
+    }
+
     public func delete(
         application: Application, attributesType: String, version: Int32, by actor: AuditActor,
         then done: @escaping @Sendable (Result<Bool, any Error>) -> Void

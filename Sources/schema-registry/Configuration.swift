@@ -42,10 +42,10 @@ struct Configuration: Sendable {
     static let variables: [(name: String, meaning: String)] = [
         ("REGISTRY_LISTEN", "host:port to serve on (default 127.0.0.1:8080)"),
         ("DATABASE_URL", "libpq URI or key=value connection string (required)"),
-        ("REGISTRY_HTTP_WORKERS", "threads running requests that wait on the database (default 16)"),
+        ("REGISTRY_HTTP_WORKERS", "threads for publishes, reviews and other blocking or CPU-heavy work (default 16)"),
         ("REGISTRY_HTTP_EVENT_LOOPS", "single-threaded HTTP event loops sharing the port (default: one per core)"),
         ("REGISTRY_DB_POOL_SIZE", "PostgreSQL connections per process (default: REGISTRY_HTTP_WORKERS)"),
-        ("REGISTRY_DB_LOOP_SESSIONS", "PostgreSQL connections each event loop adds for its pipelined reads (default 1)"),
+        ("REGISTRY_DB_LOOP_SESSIONS", "PostgreSQL connections each event loop adds for its pipelined statements (default 1)"),
         ("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", "libpq connect_timeout (default 3)"),
         ("REGISTRY_DB_STATEMENT_TIMEOUT_MS", "server-side statement_timeout (default 5000)"),
         ("REGISTRY_DB_ACQUIRE_TIMEOUT_MS", "longest wait for a pooled connection before 503 (default 2000)"),

@@ -172,7 +172,9 @@ import TestSupport
     /// and the lookup of small schemas are still answered; the publish finishes once the lock
     /// is let go.
     @Test func checksAreAnsweredWhileEveryHandlerThreadIsHeld() throws {
-        try whileTheOnlyHandlerThreadIsHeld(published: ["Checked"]) { tenant in
+        try whileTheOnlyHandlerThreadIsHeld(prepare: { tenant throws in
+            #expect(try tenant.publish("Checked", SchemaAPITests.flight).status == 200)
+        }) { tenant in
             let answers = try Self.routes.compactMap { Self.loopChecks[$0]?.first }.map { probe in
                 try tenant.request("POST", probe.path, body: Self.body(tenant, probe))
             }

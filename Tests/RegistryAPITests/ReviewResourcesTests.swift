@@ -103,13 +103,12 @@ import Testing
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 0)
         let holding = try Self.takePermit(gate)
         #expect(throws: HeavyWorkGate.busy) { try gate.admit { Self.answer(2) } }
-        #expect(throws: HeavyWorkGate.busy) { try gate.run { Self.answer(2) } }
         let answer = ErrorResponse.make(HeavyWorkGate.busy)
         #expect(answer.status == 503)
         #expect(answer.headers.contains { $0.name == "Retry-After" })
-        #expect(try Self.value(gate.run(heavy: false) { Self.answer(2) }) == 2)
+        #expect(try Self.value(gate.admit(heavy: false) { Self.answer(2) }) == 2)
         #expect(try Self.value(holding()) == 1, "the permit comes back when the work ends")
-        #expect(try Self.value(gate.run { Self.answer(3) }) == 3)
+        #expect(try Self.value(gate.admit { Self.answer(3) }) == 3)
     }
 
     /// A request that finds every permit taken is queued, holding no thread, and goes on with
@@ -117,7 +116,7 @@ import Testing
     @Test func aWaitingHeavyRequestRunsWhenAPermitIsReturned() throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 1, maxWaitSeconds: 60)
         let holding = try Self.takePermit(gate)
-        guard case .later(let start) = try gate.run({ Self.answer(4) }) else {
+        guard case .later(let start) = try gate.admit({ Self.answer(4) }) else {
             Issue.record("with every permit taken, the request is queued")
             return
         }
@@ -131,7 +130,7 @@ import Testing
             return
         }
         #expect(try Self.value(admitted.get()) == 4)
-        #expect(try Self.value(gate.run { Self.answer(6) }) == 6, "the permit is free again")
+        #expect(try Self.value(gate.admit { Self.answer(6) }) == 6, "the permit is free again")
     }
 
     @Test func aQueuedRequestIsBusyOnceItHasWaitedItsTime() throws {
@@ -150,6 +149,6 @@ import Testing
         #expect(refused.wait(timeout: .now() + 10) == .success)
         #expect(throws: HeavyWorkGate.busy) { try next.withLock { $0 }?.get() }
         #expect(try Self.value(holding()) == 1, "the permit goes back to the gate, not to the expired request")
-        #expect(try Self.value(gate.run { Self.answer(8) }) == 8)
+        #expect(try Self.value(gate.admit { Self.answer(8) }) == 8)
     }
 }

@@ -9,7 +9,8 @@ import TestSupport
 
 /// Writes that are one statement (a version's deletion, a policy's setting and removal, each
 /// with its audit event) are started on the event loop like reads: they need no handler thread,
-/// so they are answered while every handler thread is held by a publish waiting on a lock.
+/// so they are answered while every handler thread is held by a publish waiting on a lock. A
+/// publish reads what it needs first there too, and a replay of its key is answered there.
 @Suite struct WritesOnTheLoopTests {
     /// Every route with a token that is not a GET, and where its work runs: a new one is placed
     /// (and tested) on purpose.
@@ -19,8 +20,8 @@ import TestSupport
         "DELETE /api/applications/{application}/compatibility_policy": "loop",
         "PUT /api/live_activity_types/{attributesType}/compatibility_policy": "loop",
         "DELETE /api/live_activity_types/{attributesType}/compatibility_policy": "loop",
-        "POST /api/live_activity_schemas": "handler thread: the publish transaction and its review",
-        "POST /api/live_activity_schemas:validate": "handler thread: validating a document takes CPU",
+        "POST /api/live_activity_schemas": "loop, then a handler thread for the publish transaction and its review",
+        "POST /api/live_activity_schemas:validate": "loop, then a handler thread for the review",
         "POST /api/live_activity_schemas:lookup": "loop: small texts hashed on the loop, large ones on a handler thread",
         "POST /api/live_activity_schemas/{attributesType}/latest:check": "loop: small schemas checked on the loop, large ones on a handler thread",
         "POST /api/live_activity_schemas/{attributesType}/{version}:check": "loop: small schemas checked on the loop, large ones on a handler thread",
@@ -66,10 +67,44 @@ import TestSupport
         #expect(changes.map(\.action) == [.publish, .policyChange, .policyChange, .policyChange, .policyChange, .delete])
     }
 
+    /// A publish reads its application and its key's recorded response on the loop; the publish
+    /// itself is handed to a handler thread, and a replay is answered on the loop.
+    @Test func aPublishIsDecidedOnTheLoopAndAReplayAnsweredThere() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        let body: JSONObject = [
+            "application": .string(tenant.code), "attributesType": "Keyed", "jsonSchema": .string(SchemaAPITests.flight),
+        ]
+        let request = HTTPRequest(
+            method: "POST", path: "/api/live_activity_schemas",
+            headers: [("Authorization", "Api \(tenant.token)"), ("Content-Type", "application/json"), ("Idempotency-Key", "key-1")],
+            body: Array(JSONWriter.string(.object(body)).utf8))
+        guard case .later(let reads) = registry.api.decide(request), case .work(let publish)? = completedHere(reads) else {
+            Issue.record("the application and the key are read on the loop, and the publish handed on")
+            return
+        }
+        let published = publish().answeredNow
+        #expect(published.status == 200)
+        guard case .later(let replayReads) = registry.api.decide(request), case .respond(let replayed)? = completedHere(replayReads)
+        else {
+            Issue.record("a replay is answered on the loop")
+            return
+        }
+        #expect(replayed.status == 200 && replayed.body == published.body)
+        #expect(try tenant.list(query: "&attributesType=Keyed").count == 1, "published once")
+    }
+
     /// With one handler thread, held by a publish waiting for a lock, the loop's writes (and the
     /// reads after them) are still answered; the publish finishes once the lock is let go.
     @Test func loopWritesAreAnsweredWhileEveryHandlerThreadIsHeld() throws {
-        try whileTheOnlyHandlerThreadIsHeld(published: ["Gone"]) { tenant in
+        var keyed: RawHTTPResponse?
+        try whileTheOnlyHandlerThreadIsHeld(prepare: { tenant throws in
+            #expect(try tenant.publish("Gone", SchemaAPITests.flight).status == 200)
+            keyed = try tenant.request(
+                "POST", "/api/live_activity_schemas", body: AuditAPITests.publishBody(tenant, "Keyed", SchemaAPITests.flight),
+                headers: [("Idempotency-Key", "held-1")])
+            #expect(keyed?.status == 200)
+        }) { tenant in
             let policy = #"{"mode":"backward","enforce":"warn"}"#
             let answers = [
                 try tenant.request("PUT", "/api/applications/\(tenant.code)/compatibility_policy", body: policy),
@@ -78,8 +113,12 @@ import TestSupport
                 try tenant.request("DELETE", "/api/applications/\(tenant.code)/compatibility_policy"),
                 try tenant.request("DELETE", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
                 try tenant.request("GET", "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"),
+                try tenant.request(
+                    "POST", "/api/live_activity_schemas", body: AuditAPITests.publishBody(tenant, "Keyed", SchemaAPITests.flight),
+                    headers: [("Idempotency-Key", "held-1")]),
             ]
-            #expect(answers.map(\.status) == [200, 200, 200, 200, 200, 404], "\(answers.map(\.bodyText))")
+            #expect(answers.map(\.status) == [200, 200, 200, 200, 200, 404, 200], "\(answers.map(\.bodyText))")
+            #expect(answers.last?.body == keyed?.body, "the replay, answered on the loop")
         }
     }
 }

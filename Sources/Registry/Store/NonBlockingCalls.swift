@@ -35,6 +35,9 @@ public protocol NonBlockingCalls: Sendable {
         application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void)
     /// `SchemaStore.auditEvents`: audit events matching `query`, in its order.
     func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void)
+    /// `SchemaStore.storedResponse`: the response recorded under an account's idempotency key.
+    func storedResponse(
+        accountID: Int64, idempotencyKey: String, then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void)
     /// `SchemaStore.delete`: deletes a live version with its audit event; false when none.
     func delete(
         application: Application, attributesType: String, version: Int32, by actor: AuditActor,
@@ -99,6 +102,12 @@ extension NonBlockingCalls where Self: SchemaStore {
 
     public func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void) {
         done(Result { try auditEvents(query) })
+    }
+
+    public func storedResponse(
+        accountID: Int64, idempotencyKey: String, then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void
+    ) {
+        done(Result { try storedResponse(accountID: accountID, idempotencyKey: idempotencyKey) })
     }
 
     public func delete(

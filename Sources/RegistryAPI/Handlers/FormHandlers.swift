@@ -25,18 +25,21 @@ enum FormHandlers {
 
     /// Every Create check except the version conflict, under the same policy; nothing is
     /// written. A refusal the policy would give is the same 409.
-    /// Runs on a handler thread, queued for a heavy-work permit like a publish.
+    ///
+    /// Decided on the event loop like a publish (the application read there); the review runs
+    /// on a handler thread, a large schema's after a heavy-work permit.
     static func validate(_ call: Call) throws(RegistryError) -> Step {
         let request = try PublishRequest(call.body())
-        let application = try call.application(code: request.applicationCode)
-        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
-            let review = try PublishReview(request, application: application, call: call)
-            var annotations = JSONObject()
-            review.annotate(&annotations)
-            let body = FormJSON.body(
-                review.document, application: application.code, attributesType: request.attributesType, version: nil,
-                annotations: annotations)
-            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body))
+        return try call.withApplication(code: request.applicationCode) { application throws(RegistryError) in
+            try call.reviews.gate.admit(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+                let review = try PublishReview(request, application: application, call: call)
+                var annotations = JSONObject()
+                review.annotate(&annotations)
+                let body = FormJSON.body(
+                    review.document, application: application.code, attributesType: request.attributesType, version: nil,
+                    annotations: annotations)
+                return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body))
+            }
         }
     }
 }

@@ -39,23 +39,11 @@ final class HeavyWorkGate: Sendable {
         self.maxWaitSeconds = maxWaitSeconds
     }
 
-    /// For the event loop: `work` for a handler thread, holding a permit while it runs when
-    /// `heavy` (small schemas cost little to review or render, and must not queue behind large
-    /// ones); queued without a thread while every permit is taken; `busy` when the queue is full.
+    /// `work` for a handler thread, holding a permit while it runs when `heavy` (small schemas
+    /// cost little to review or render, and must not queue behind large ones); queued without a
+    /// thread while every permit is taken; `busy` when the queue is full.
     func admit(heavy: Bool = true, _ work: @escaping Step.Work) throws(RegistryError) -> Step {
         guard heavy else { return .work(work) }
-        return try enter(work) { .work(self.holding(work)) }
-    }
-
-    /// For a handler thread: runs `work` here at once when a permit is free (or it is not
-    /// heavy), else queues it like `admit` and lets this thread go.
-    func run(heavy: Bool = true, _ work: @escaping Step.Work) throws(RegistryError) -> Step {
-        guard heavy else { return try work() }
-        return try enter(work) { () throws(RegistryError) in try self.holding(work)() }
-    }
-
-    /// Takes a permit and goes on with `now`, or queues `work`.
-    private func enter(_ work: @escaping Step.Work, now: () throws(RegistryError) -> Step) throws(RegistryError) -> Step {
         let admitted: Bool = try state.withLock { state throws(RegistryError) in
             if state.running < permits {
                 state.running += 1
@@ -64,7 +52,7 @@ final class HeavyWorkGate: Sendable {
             guard state.queue.count < maxWaiting else { throw Self.busy }
             return false
         }
-        if admitted { return try now() }
+        if admitted { return .work(holding(work)) }
         return .later { continuation in self.queue(work, continuation) }
     }
 

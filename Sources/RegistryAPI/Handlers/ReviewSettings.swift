@@ -2,7 +2,8 @@
 public struct ReviewSettings: Sendable {
     /// The most distinct earlier texts one publish or dry run compares, newest first.
     public var maxComparedVersions: Int
-    /// CPU-heavy requests (publish, dry run, uncached forms of large schemas) run at once.
+    /// CPU-heavy requests (publish, dry run; uncached forms, checks and previews of large
+    /// schemas) run at once.
     public var concurrentHeavyRequests: Int
     /// How many more may wait for a turn before the next is answered 503.
     public var waitingHeavyRequests: Int
@@ -27,9 +28,9 @@ final class Reviews: Sendable {
     let outlines: CompatibilityOutlineCache
     let gate: HeavyWorkGate
     let maxComparedVersions: Int
-    /// A publish, dry run or uncached form of a schema text at least this long is CPU-heavy:
-    /// parsing, outlining and rendering it take milliseconds, and earlier versions of a type
-    /// are usually about as large as its new one.
+    /// A publish, dry run, check, preview or uncached form of a schema text at least this long
+    /// is CPU-heavy: parsing, outlining and rendering it take milliseconds, and earlier versions
+    /// of a type are usually about as large as its new one.
     static let largeSchemaBytes = 16 << 10
 
     static func isHeavy(_ jsonSchema: String) -> Bool { jsonSchema.utf8.count >= largeSchemaBytes }

@@ -83,24 +83,27 @@ enum SchemaHandlers {
     /// publish, its review (which `requireCompatible` or a rejecting policy may turn into a
     /// veto), its audit event and an idempotency key's record are one transaction.
     ///
-    /// Runs on a handler thread; a large schema then waits for a heavy-work permit, queued
-    /// without holding that thread when none is free.
+    /// Decided on the event loop: the body, the key, the application and a key's recorded
+    /// response are read there without a thread waiting. The publish goes to a handler thread,
+    /// a large schema's after a heavy-work permit, queued without a thread when none is free.
     static func create(_ call: Call) throws(RegistryError) -> Step {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
             try IdempotencyKey.validate(header)
         }
-        let application = try call.application(code: request.applicationCode)
-        var claim: IdempotencyClaim?
-        if let key, let accountID = call.accountID {
-            let keyClaim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
-            if let stored = try call.store.run({ try $0.storedResponse(accountID: accountID, idempotencyKey: key) }) {
-                return .respond(replayResponse(try keyClaim.replay(stored)))
+        return try call.withApplication(code: request.applicationCode) { application throws(RegistryError) in
+            let publishing = { @Sendable (claim: IdempotencyClaim?) throws(RegistryError) -> Step in
+                try call.reviews.gate.admit(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+                    .respond(try publish(call, request, application: application, claim: claim))
+                }
             }
-            claim = keyClaim
-        }
-        return try call.reviews.gate.run(heavy: Reviews.isHeavy(request.jsonSchema)) { [claim] () throws(RegistryError) in
-            .respond(try publish(call, request, application: application, claim: claim))
+            guard let key, let accountID = call.accountID else { return try publishing(nil) }
+            let claim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
+            return Step.reading(call.store, { $0.storedResponse(accountID: accountID, idempotencyKey: key, then: $1) }) {
+                stored throws(RegistryError) in
+                if let stored { return .respond(replayResponse(try claim.replay(stored))) }
+                return try publishing(claim)
+            }
         }
     }
 

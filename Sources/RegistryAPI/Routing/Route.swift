@@ -26,14 +26,8 @@ struct Route: Sendable {
 
     /// A route whose handler needs the store: it runs on a handler thread.
     init(_ method: String, _ template: String, requiresToken: Bool = true, handler: @escaping Handler) {
-        self.init(method, template, requiresToken: requiresToken, work: { call throws(RegistryError) in .respond(try handler(call)) })
-    }
-
-    /// A route whose work runs on a handler thread and says what follows: an answer, or a turn
-    /// to wait for (a heavy-work permit) that lets the thread go meanwhile.
-    init(_ method: String, _ template: String, requiresToken: Bool = true, work: @escaping Operation) {
         self.init(method, template, requiresToken: requiresToken, memoryFirst: { call throws(RegistryError) in
-            .work { () throws(RegistryError) in try work(call) }
+            .work { () throws(RegistryError) in .respond(try handler(call)) }
         })
     }
 
