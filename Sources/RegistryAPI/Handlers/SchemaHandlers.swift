@@ -158,14 +158,8 @@ enum SchemaHandlers {
         }
     }
 
-    /// Path parameters and `?application=`, checked in order: malformed first, then access.
-    static func versionAddress(_ call: Call) throws(RegistryError) -> (Application, String, Int32) {
-        let (code, attributesType, version) = try versionPath(call)
-        return (try call.application(code: code), attributesType, version)
-    }
-
-    /// The malformed-request checks of `versionAddress`: the application's code, the type
-    /// and the version, before the application is looked up.
+    /// Path parameters and `?application=`, checked in order (the application's code, the
+    /// type, the version), before the application is looked up.
     static func versionPath(_ call: Call) throws(RegistryError) -> (code: String, attributesType: String, version: Int32) {
         let attributesType = try call.pathAttributesType()
         let version = try call.pathVersion()

@@ -58,13 +58,8 @@ struct Call: Sendable {
 
     /// The application `code` names, checked against the caller's token: 404 when unknown, 403
     /// when it belongs to another account, when the token is limited to other applications, or
-    /// when its scope is below what the route needs.
-    func application(code: String) throws(RegistryError) -> Application {
-        try checked(store.application(code: code), code: code)
-    }
-
-    /// `application(code:)` for a route that answers from memory when it can: from the lookup
-    /// cache, else read without a thread waiting, going on with `next` when it arrives.
+    /// when its scope is below what the route needs. From the lookup cache, else read without a
+    /// thread waiting, going on with `next` when it arrives.
     func withApplication(code: String, _ next: @escaping @Sendable (Application) throws(RegistryError) -> Step)
         throws(RegistryError) -> Step
     {

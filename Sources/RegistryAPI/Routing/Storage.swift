@@ -115,14 +115,6 @@ struct Storage: Sendable {
         }
     }
 
-    /// For handler threads: from the lookup cache, else read here.
-    func application(code: String) throws(RegistryError) -> Application? {
-        if let cached = cachedApplication(code: code) { return cached }
-        let application = try run({ try $0.application(code: code) })
-        if let application { caches.applications.store(application, for: ExactName(code)) }
-        return application
-    }
-
     /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
     private func forgetNewest(_ application: Application, _ attributesType: String) {
         caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
