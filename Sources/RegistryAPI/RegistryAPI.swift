@@ -16,6 +16,8 @@ public final class RegistryAPI: Sendable {
     /// Internal for tests of what a notification keeps.
     let caches: Caches
     private let reviews: Reviews
+    private let longPages = HeavyWorkGate(
+        permits: SchemaHandlers.concurrentLongPages, maxWaiting: SchemaHandlers.waitingLongPages, refusal: SchemaHandlers.pagesBusy)
     public let metrics: Metrics
     /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `applyChange`.
     public let waitingRoom: WaitingRoom
@@ -218,7 +220,7 @@ public final class RegistryAPI: Sendable {
         let call = Call(
             request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
             token: token, permission: match.route.permission, store: store, clock: clock, notes: notes, metrics: metrics,
-            caches: caches, reviews: reviews, waitingRoom: waitingRoom)
+            caches: caches, reviews: reviews, longPages: longPages, waitingRoom: waitingRoom)
         return try match.route.operation(call)
     }
 

@@ -63,7 +63,7 @@ struct Configuration: Sendable {
         ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
         ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
         ("REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first (default 100)"),
-        ("REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs and uncached large forms running at once (default: one per core)"),
+        ("REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs, uncached forms and push checks of large schemas running at once (default: one per core)"),
         ("REGISTRY_MAX_WAITING_REQUESTS", "change-feed requests that may wait at once; more are 503 (default 1000)"),
     ]
 

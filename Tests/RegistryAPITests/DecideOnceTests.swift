@@ -1,6 +1,6 @@
 import HTTPServer
 import Registry
-import RegistryAPI
+@testable import RegistryAPI
 import RegistryPostgres
 import Synchronization
 import Testing
@@ -123,6 +123,60 @@ import TestSupport
         default:
             Issue.record("pageSize \(pageSize): the list is answered or handed on")
         }
+    }
+
+    /// Long pages hold megabytes each while written: at most `concurrentLongPages` are read
+    /// and written at once, and the next waits without a thread until one of them ends.
+    @Test func longPagesBeyondTheBoundWaitWithoutAThread() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("Bounded", SchemaAPITests.flight).status == 200)
+        let api = RegistryAPI(store: PostgresSchemaStore(pool: registry.pool), clock: TestClock().now)
+        let request = HTTPRequest(
+            method: "GET", path: "/api/live_activity_schemas",
+            query: [("application", tenant.code), ("attributesType", "Bounded"), ("pageSize", "100")],
+            headers: [("Authorization", "Api \(tenant.token)")])
+        func decided() -> Decision? {
+            guard case .later(let read) = api.decide(request) else { return nil }
+            return completedHere(read)
+        }
+        var running: [@Sendable () -> Decision] = []
+        for _ in 0..<SchemaHandlers.concurrentLongPages {
+            guard case .work(let work)? = decided() else {
+                Issue.record("a long page within the bound goes to a handler thread")
+                return
+            }
+            running.append(work)
+        }
+        guard case .later(let queued) = api.decide(request) else {
+            Issue.record("the application is read first")
+            return
+        }
+        // The reads complete here; the page then waits for a turn, and `next` stays empty.
+        let next = Mutex<Decision?>(nil)
+        @Sendable func follow(_ start: @escaping @Sendable (@escaping @Sendable (Decision) -> Void) -> Void) {
+            start { decided in
+                if case .later(let more) = decided { return follow(more) }
+                next.withLock { $0 = decided }
+            }
+        }
+        follow(queued)
+        #expect(next.withLock { $0 } == nil, "past the bound, the page waits")
+        guard case .respond(let first) = running.removeFirst()() else {
+            Issue.record("a page is answered")
+            return
+        }
+        #expect(first.status == 200)
+        guard case .work(let work)? = next.withLock({ $0 }) else {
+            Issue.record("the ended page's turn goes to the waiting one")
+            return
+        }
+        guard case .respond(let response) = work() else {
+            Issue.record("a page is answered")
+            return
+        }
+        #expect(response.body == first.body)
+        for page in running { _ = page() }
     }
 
     @Test func aListOfLargeTextsIsWrittenOnAHandlerThread() throws {

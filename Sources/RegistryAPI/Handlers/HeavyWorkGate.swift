@@ -2,11 +2,12 @@ import Dispatch
 import Registry
 import Synchronization
 
-/// Lets at most `permits` CPU-heavy requests (publishes, dry runs and uncached forms of large
-/// schemas) run at once, so that they cannot take every core and handler thread from cheap
-/// reads, of other accounts above all. A few more may wait their turn, briefly, in a queue that
-/// holds no thread (their connections stay suspended); past that, or past the wait, the request
-/// is answered 503 with `Retry-After`.
+/// Lets at most `permits` requests of one costly kind run at once: CPU-heavy requests
+/// (publishes, dry runs, uncached forms and push checks of large schemas), so that they cannot
+/// take every core and handler thread from cheap reads, of other accounts above all; and long
+/// list pages, so that the memory they hold stays bounded. A few more may wait their turn,
+/// briefly, in a queue that holds no thread (their connections stay suspended); past that, or
+/// past the wait, the request is answered with `refusal` (503 with `Retry-After`).
 ///
 /// A permit is handed from the work that returns it straight to the oldest waiting request, so
 /// a newcomer cannot overtake the queue.
@@ -14,6 +15,7 @@ final class HeavyWorkGate: Sendable {
     let permits: Int
     let maxWaiting: Int
     let maxWaitSeconds: Double
+    let refusal: RegistryError
     private let state = Mutex(State())
 
     private struct State {
@@ -23,7 +25,7 @@ final class HeavyWorkGate: Sendable {
     }
 
     /// A request waiting for a permit: `admit` goes on with the work once it has one, or fails
-    /// it with `busy`, exactly once.
+    /// it with `refusal`, exactly once.
     private struct Waiter {
         let id: UInt64
         let admit: Step.Continuation
@@ -33,7 +35,8 @@ final class HeavyWorkGate: Sendable {
     /// Requests queued for a permit now.
     var waiting: Int { state.withLock { $0.queue.count } }
 
-    init(permits: Int, maxWaiting: Int, maxWaitSeconds: Double = 5) {
+    init(permits: Int, maxWaiting: Int, maxWaitSeconds: Double = 5, refusal: RegistryError = HeavyWorkGate.busy) {
+        self.refusal = refusal
         self.permits = max(1, permits)
         self.maxWaiting = max(0, maxWaiting)
         self.maxWaitSeconds = maxWaitSeconds
@@ -41,7 +44,7 @@ final class HeavyWorkGate: Sendable {
 
     /// `work` for a handler thread, holding a permit while it runs when `heavy` (small schemas
     /// cost little to review or render, and must not queue behind large ones); queued without a
-    /// thread while every permit is taken; `busy` when the queue is full.
+    /// thread while every permit is taken; `refusal` when the queue is full.
     func admit(heavy: Bool = true, _ work: @escaping Step.Work) throws(RegistryError) -> Step {
         guard heavy else { return .work(work) }
         let admitted: Bool = try state.withLock { state throws(RegistryError) in
@@ -49,7 +52,7 @@ final class HeavyWorkGate: Sendable {
                 state.running += 1
                 return true
             }
-            guard state.queue.count < maxWaiting else { throw Self.busy }
+            guard state.queue.count < maxWaiting else { throw refusal }
             return false
         }
         if admitted { return .work(holding(work)) }
@@ -73,7 +76,7 @@ final class HeavyWorkGate: Sendable {
                 guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.queue.remove(at: index)
             }
-            expired?.admit(.failure(Self.busy))
+            expired?.admit(.failure(self.refusal))
         }
     }
 

@@ -15,12 +15,12 @@ enum SchemaHandlers {
         let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try PageToken.decode(token)
         }
-        return try call.withApplication(code: code) { application in
+        return try call.withApplication(code: code) { application throws(RegistryError) in
             guard let pageSize else {
                 return SchemaListStream.respond(call, application: application, attributesType: attributesType, after: cursor)
             }
             guard pageSize < loopListRows else {
-                return .work { () throws(RegistryError) in
+                return try call.longPages.admit { () throws(RegistryError) in
                     let rows = try call.store.run({ try $0.list(
                         application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) })
                     return .respond(page(rows, pageSize))
@@ -36,6 +36,16 @@ enum SchemaHandlers {
     /// loop. Longer pages are read and written on a handler thread: a loop keeps many reads in
     /// flight at once, and that many pages of 1,000 texts would not fit in memory.
     static let loopListRows = SchemaListStream.firstBatchRows + 1
+
+    /// Long pages read and written at once. Each holds its rows about three times over while
+    /// written (database result, strings, body): some 1.5 MB for a page of 100 typical texts,
+    /// so this bounds that memory (as the handler-thread count alone did, at 16) while still
+    /// keeping both the database and a core per page busy. More wait without a thread.
+    static let concurrentLongPages = 4
+    /// Long-page requests that may wait for a turn; each holds only its suspended connection.
+    static let waitingLongPages = 256
+
+    static let pagesBusy = RegistryError.unavailable("the server is busy writing long list pages; retry in a moment", retryAfterSeconds: 1)
 
     /// `rows` (one more than a page, when there is a next page) as a page with its token.
     private static func page(_ rows: [SchemaVersion], _ pageSize: Int) -> HTTPResponse {

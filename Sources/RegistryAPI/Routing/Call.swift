@@ -20,6 +20,8 @@ struct Call: Sendable {
     let caches: Caches
     /// Compatibility outlines, the heavy-work gate and the comparison limit.
     let reviews: Reviews
+    /// Bounds how many long list pages are read and written at once.
+    let longPages: HeavyWorkGate
 
     /// The authenticated account; nil only on routes that need no token.
     var accountID: Int64? { token?.accountID }
