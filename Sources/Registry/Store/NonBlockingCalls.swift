@@ -1,10 +1,10 @@
 /// The calls a request makes that are one statement each, offered so that no thread waits for
 /// them: the reads of GETs (its token, its application, one version, a list of versions, the
 /// type index, the applications, a policy and the audit trail), the lookup of a version by
-/// content, and the writes that are one statement with their audit event (deleting a version,
-/// setting or removing a policy). A
-/// store that can start a statement and be told when it completes (PostgreSQL on the caller's
-/// event loop) overrides these, and the request holds only its suspended connection meanwhile.
+/// content, an idempotency key's recorded response, and the writes that are one statement with
+/// their audit event (deleting a version, setting or removing a policy). A store that can start
+/// a statement and be told when it completes (PostgreSQL on the caller's event loop) overrides
+/// these, and the request holds only its suspended connection meanwhile.
 ///
 /// `done` is called exactly once: later, on the thread that started the read when that thread
 /// runs an event loop; or before returning, on the calling thread, when the store can only

@@ -1,6 +1,7 @@
-/// What the registry needs from storage. Calls block the calling thread (each HTTP worker owns
-/// its request until it answers), and every failure is a `RegistryError`: storage
-/// unavailability is `.unavailable` (503, code 14), never a hang.
+/// What the registry needs from storage. The calls here block the calling thread (handler
+/// threads, the CLI); those that are one statement each also come without blocking
+/// (`NonBlockingCalls`, `NonBlockingFeed`), for event loops. Every failure is a
+/// `RegistryError`: storage unavailability is `.unavailable` (503, code 14), never a hang.
 ///
 /// Correctness under concurrency is the implementation's job and must come from the database,
 /// because several replicas share one store.
