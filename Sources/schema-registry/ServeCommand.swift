@@ -41,8 +41,9 @@ enum ServeCommand {
                 maxComparedVersions: configuration.compatibilityMaxVersions,
                 concurrentHeavyRequests: configuration.maxHeavyRequests,
                 // A request waiting for a permit holds no thread, only its suspended connection
-                // and its body; the queue stays as long as the handler threads but the permits'.
-                waitingHeavyRequests: max(1, configuration.httpWorkers - configuration.maxHeavyRequests)),
+                // and its body, which the connection limits bound already; the 5 s wait is what
+                // keeps the queue short.
+                waitingHeavyRequests: ReviewSettings.waitingHeavyRequestsWhenServing),
             waitingRoom: WaitingRoom(capacity: configuration.maxWaitingRequests))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(

@@ -7,6 +7,11 @@ public struct ReviewSettings: Sendable {
     public var concurrentHeavyRequests: Int
     /// How many more may wait for a turn before the next is answered 503.
     public var waitingHeavyRequests: Int
+    /// `serve`'s queue, as long as an event loop's queue of statements waiting for a session: a
+    /// waiting request holds no thread, and the connection limits bound what it holds. (Before
+    /// the queue held no thread, a request waited for a handler thread instead, with no other
+    /// bound either; a shorter queue would turn that wait into 503s.)
+    public static let waitingHeavyRequestsWhenServing = 1024
     /// Memory for cached compatibility outlines, bookkeeping included; 0 disables that cache.
     /// Part of the 64 MB the service is measured against (bench/README.md): an outline costs
     /// about twice its text, so this holds some 700 outlines of the bench's average schema.
