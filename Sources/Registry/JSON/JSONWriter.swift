@@ -72,10 +72,12 @@ public enum JSONWriter {
             out.withUnsafeMutableBufferPointer { buffer in
                 var position = start
                 var runStart = 0
-                for index in 0..<bytes.count where needsEscape(bytes[index]) {
+                var index = nextEscape(in: bytes, from: 0)
+                while index < bytes.count {
                     copy(bytes, from: runStart, to: index, into: buffer, at: &position)
                     position = writeEscape(bytes[index], into: buffer, at: position)
                     runStart = index + 1
+                    index = nextEscape(in: bytes, from: runStart)
                 }
                 copy(bytes, from: runStart, to: bytes.count, into: buffer, at: &position)
             }
@@ -90,13 +92,44 @@ public enum JSONWriter {
 
     private static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = bytes.count
-        for byte in bytes where needsEscape(byte) {
-            switch byte {
+        var index = nextEscape(in: bytes, from: 0)
+        while index < bytes.count {
+            switch bytes[index] {
             case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 1
             default: count += 5
             }
+            index = nextEscape(in: bytes, from: index + 1)
         }
         return count
+    }
+
+    /// The index of the first byte at or after `start` that needs an escape, or the count.
+    /// Schema text is mostly plain, so it is scanned eight bytes at a time: a word is skipped
+    /// when none of its bytes is below 0x20 or equal to `"`, `\` or DEL (exact tests: a byte
+    /// that needs escaping is never skipped).
+    @inline(__always)
+    private static func nextEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count, !mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+            }
+        }
+        while index < bytes.count, !needsEscape(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// Whether any byte of `word` is below 0x20 or is 0x22, 0x5C or 0x7F. `(w - 0x01…01 × n) &
+    /// ~w & 0x80…80` is non-zero exactly when some byte of `w` is below `n` (n ≤ 0x80); a byte
+    /// equal to `c` is a zero byte of `w ^ (0x01…01 × c)`.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ value: UInt64, _ limit: UInt64) -> Bool { (value &- ones &* limit) & ~value & highs != 0 }
+        return hasByteBelow(word, 0x20) || hasByteBelow(word ^ (ones &* 0x22), 1) || hasByteBelow(word ^ (ones &* 0x5C), 1)
+            || hasByteBelow(word ^ (ones &* 0x7F), 1)
     }
 
     @inline(__always)
