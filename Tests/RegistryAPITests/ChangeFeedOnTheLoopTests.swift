@@ -49,17 +49,22 @@ import TestSupport
         #expect(try Self.events(response.body) == [], "what was final before now is not handed out")
     }
 
-    @Test func aParkedReaderReadsTheFeedAgainOnTheLoopWhenWoken() throws {
-        let registry = try TestRegistry.shared()
-        let tenant = try registry.makeTenant()
-        let api = warmAPI(registry)
+    /// A long poll of `tenant`'s feed with nothing new, parked on its first look. Where nothing
+    /// can park, the same request answers at once with what there is.
+    private func parkedReader(_ tenant: Tenant) throws -> WaitRequest? {
+        let api = warmAPI(try TestRegistry.shared())
         let request = feedRequest(tenant, [("wait", "30")])
-        // Where nothing can park, it answers at once with what there is.
         #expect(api.handle(request).status == 200)
         guard case .wait(let parked)? = Self.settled(api.decide(request)) else {
             Issue.record("with nothing new, the first look parks the request")
-            return
+            return nil
         }
+        return parked
+    }
+
+    @Test func aParkedReaderReadsTheFeedAgainOnTheLoopWhenWoken() throws {
+        let tenant = try TestRegistry.shared().makeTenant()
+        guard let parked = try parkedReader(tenant) else { return }
         #expect(try tenant.publish("Woken", SchemaAPITests.flight).status == 200)
         guard case .later(let again) = parked.then(.notified) else {
             Issue.record("woken, it reads the feed again without a thread waiting")
@@ -83,15 +88,8 @@ import TestSupport
     }
 
     @Test func aFullRoomRefusesTheFirstLookAtOnceAndAStoppingServerGetsWhatThereIs() throws {
-        let registry = try TestRegistry.shared()
-        let tenant = try registry.makeTenant()
-        let api = warmAPI(registry)
-        let request = feedRequest(tenant, [("wait", "30")])
-        #expect(api.handle(request).status == 200)
-        guard case .wait(let parked)? = Self.settled(api.decide(request)) else {
-            Issue.record("with nothing new, the first look parks the request")
-            return
-        }
+        let tenant = try TestRegistry.shared().makeTenant()
+        guard let parked = try parkedReader(tenant) else { return }
         guard case .respond(let refused) = parked.then(.full) else {
             Issue.record("a full room is refused without another read")
             return
