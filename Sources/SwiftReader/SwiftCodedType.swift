@@ -10,6 +10,8 @@ indirect enum SwiftCodedType: Sendable {
     case dictionary(SwiftCodedType)
     case structure(SwiftStructUse)
     case enumeration(SwiftEnumUse)
+    /// `ClosedRange<T>` or `Range<T>`, which `Codable` writes as `[lowerBound, upperBound]`.
+    case range(bound: SwiftCodedType, closed: Bool)
 
     var isOptional: Bool { if case .optional = self { true } else { false } }
 
@@ -23,6 +25,7 @@ indirect enum SwiftCodedType: Sendable {
         case .dictionary(let value): "Dictionary_" + value.definitionName
         case .structure(let use): use.definitionName
         case .enumeration(let use): use.name
+        case .range(let bound, let closed): (closed ? "ClosedRange_" : "Range_") + bound.definitionName
         }
     }
 }
@@ -37,13 +40,21 @@ struct SwiftStructUse: Sendable {
     var definitionName: String
 }
 
-/// An enum declared in the file with `String` or integer raw values, which `Codable` writes as
-/// the bare raw value.
+/// An enum declared in the sources, in one of the two forms synthesized `Codable` writes.
 struct SwiftEnumUse: Sendable {
+    enum Form: Sendable {
+        /// A raw-value enum whose raw type is `Codable` is written as the bare raw value;
+        /// `jsonType` is `string`, `integer` or `number`, the values are in case order.
+        case rawValues(jsonType: String, values: [(caseName: String, value: JSONValue)])
+        /// Any other enum (no raw type, associated values, or a `Character` raw type, which is not
+        /// `Codable`) is written as an object with one key, the case name, whose value is an
+        /// object of the associated values.
+        case keyed([SwiftEnumCase])
+    }
+
     /// Dotted path, such as `FlightAttributes.Status`.
     var name: String
-    /// `string` or `integer`.
-    var jsonType: String
-    /// Raw values in case order.
-    var values: [(caseName: String, value: JSONValue)]
+    /// Where it is declared, the scope its associated value types are resolved in.
+    var path: [String]
+    var form: Form
 }

@@ -135,11 +135,7 @@ extension SwiftDeclarationReader {
         var cases: [SwiftEnumCase] = []
         repeat {
             let name = try expectIdentifier("a case name")
-            var hasAssociatedValues = false
-            if current.isPunctuation("(") {
-                hasAssociatedValues = true
-                try skipBalanced()
-            }
+            let associatedValues = current.isPunctuation("(") ? try readAssociatedValues() : nil
             var rawValue: SwiftInitializer?
             if current.isOperator("=") {
                 advance()
@@ -147,9 +143,42 @@ extension SwiftDeclarationReader {
             }
             cases.append(
                 SwiftEnumCase(
-                    name: name.text, location: name.location, rawValue: rawValue, hasAssociatedValues: hasAssociatedValues))
+                    name: name.text, location: name.location, rawValue: rawValue, associatedValues: associatedValues))
         } while consumeComma()
         return cases
+    }
+
+    /// Reads `(Int, label: String, _ name: Date = .now)`; default values are skipped, because
+    /// synthesized `Codable` decodes every associated value that is not optional.
+    private mutating func readAssociatedValues() throws(SwiftSchemaError) -> [SwiftAssociatedValue] {
+        advance()
+        var values: [SwiftAssociatedValue] = []
+        if current.isPunctuation(")") {
+            advance()
+            return values
+        }
+        repeat {
+            var label: String?
+            if current.kind == .identifier, peek(1).isPunctuation(":") {
+                label = current.text
+                advance()
+                advance()
+            } else if current.kind == .identifier, peek(1).kind == .identifier, peek(2).isPunctuation(":") {
+                label = current.text
+                advance()
+                advance()
+                advance()
+            }
+            let type = try readType()
+            if current.isOperator("=") {
+                advance()
+                _ = try readInitializer()
+            }
+            let key = label.flatMap { $0 == "_" ? nil : $0 } ?? "_\(values.count)"
+            values.append(SwiftAssociatedValue(key: key, type: type))
+        } while consumeComma()
+        try expectPunctuation(")")
+        return values
     }
 
     /// Whether `token` can begin a member declaration, which ends a body-less declaration

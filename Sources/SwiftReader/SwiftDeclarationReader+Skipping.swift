@@ -118,6 +118,7 @@ extension SwiftDeclarationReader {
             default: return .expression
             }
         }
+        if let call = call(in: tokens) { return call }
         // `.name`, `Type.name`, `Outer.Type.name`: alternating names and dots.
         let startsWithDot = tokens.first?.isPunctuation(".") == true
         let path = startsWithDot ? tokens.dropFirst() : tokens[...]
@@ -129,5 +130,46 @@ extension SwiftDeclarationReader {
         guard names.count == path.count, path.count % 2 == 1, startsWithDot || path.count >= 3 else { return .expression }
         let components = names.filter { !$0.isEmpty }
         return .member(qualifier: Array(components.dropLast()), name: components.last!)
+    }
+
+    /// The standard initializers that return an optional, by type and first argument label.
+    private static let failableInitializers: Set<[String]> = [
+        ["URL", "string"], ["UUID", "uuidString"], ["Decimal", "string"], ["Int", ""], ["Double", ""], ["Float", ""],
+    ]
+
+    /// `Type(…)`, `Outer.Type(…)` or either force-unwrapped with `!`: the type's name path.
+    /// A type name starts with an upper-case letter by convention, which tells `Leg(…)` from
+    /// a function call such as `makeLeg(…)`.
+    private static func call(in tokens: [SwiftToken]) -> SwiftInitializer? {
+        var end = tokens.count
+        let isForced = tokens.last?.isOperator("!") == true
+        if isForced { end -= 1 }
+        var names: [String] = []
+        var i = 0
+        while i < end, tokens[i].kind == .identifier {
+            names.append(tokens[i].text)
+            i += 1
+            guard i < end, tokens[i].isPunctuation("."), !tokens[i].spaceBefore else { break }
+            i += 1
+        }
+        guard let typeName = names.last, typeName.first?.isUppercase == true, names.last != "init",
+            i < end, tokens[i].isPunctuation("("), !tokens[i].spaceBefore, closesAtEnd(tokens[i..<end])
+        else { return nil }
+        let firstLabel = i + 2 < end && tokens[i + 2].isPunctuation(":") ? tokens[i + 1].text : ""
+        let isFailable = names.count == 1 && failableInitializers.contains([typeName, firstLabel])
+        return .call(type: names, isOptional: isFailable && !isForced)
+    }
+
+    /// Whether the bracket opening `group` closes at its last token.
+    private static func closesAtEnd(_ group: ArraySlice<SwiftToken>) -> Bool {
+        var depth = 0
+        for (offset, token) in zip(group.indices, group) {
+            if token.isPunctuation("(") || token.isPunctuation("[") || token.isPunctuation("{") { depth += 1 }
+            if token.isPunctuation(")") || token.isPunctuation("]") || token.isPunctuation("}") {
+                depth -= 1
+                if depth == 0 { return offset == group.indices.last }
+            }
+        }
+        return false
     }
 }

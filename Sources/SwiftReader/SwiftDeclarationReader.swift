@@ -9,11 +9,12 @@ struct SwiftDeclarationReader {
     /// Where the last consumed token (or split-off operator character) ended, for source text.
     var previousEnd = 0
 
-    /// The file's declarations, with extensions merged into the types they extend.
-    static func read(_ source: String) throws(SwiftSchemaError) -> SwiftMembers {
+    /// The declarations of a file, extensions not yet merged: an extension may extend a type
+    /// declared in another file of the same target.
+    static func read(_ source: String, file: String? = nil) throws(SwiftSchemaError) -> SwiftMembers {
         var reader = SwiftDeclarationReader(
-            tokens: try SwiftTokenizer.tokenize(source), scalars: Array(source.unicodeScalars))
-        return try reader.readMembers(of: .file, openBrace: nil).mergingExtensions()
+            tokens: try SwiftTokenizer.tokenize(source, file: file), scalars: Array(source.unicodeScalars))
+        return try reader.readMembers(of: .file, openBrace: nil)
     }
 
     private init(tokens: [SwiftToken], scalars: [Unicode.Scalar]) {

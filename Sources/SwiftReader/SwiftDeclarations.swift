@@ -18,8 +18,20 @@ struct SwiftMembers: Sendable {
         return path.count == 1 ? type : type.members.type(at: path.dropFirst())
     }
 
+    /// The declarations of several files of one target, which see each other's types as the
+    /// compiler does, with every extension merged into the type it extends wherever it is declared.
+    static func target(_ files: [SwiftMembers]) -> SwiftMembers {
+        var combined = SwiftMembers()
+        for file in files {
+            combined.types += file.types
+            combined.typeAliases += file.typeAliases
+            combined.extensions += file.extensions
+        }
+        return combined.mergingExtensions()
+    }
+
     /// Adds each extension's nested types, aliases, conformances and custom coding to the type
-    /// it extends. Extensions of types not declared in the file (`extension Date`) are dropped.
+    /// it extends. Extensions of types not declared in the sources (`extension Date`) are dropped.
     func mergingExtensions() -> SwiftMembers {
         var merged = self
         var pending = merged.extensions
@@ -92,7 +104,15 @@ struct SwiftEnumCase: Sendable {
     var name: String
     var location: SourceLocation
     var rawValue: SwiftInitializer?
-    var hasAssociatedValues: Bool
+    /// nil for `case a`; the values of `case b(Int, label: String)` otherwise.
+    var associatedValues: [SwiftAssociatedValue]?
+}
+
+/// One associated value of an enum case, with the key synthesized `Codable` gives it: its label,
+/// or `_0`, `_1`, … by position when it has none (`_ name: T` has none either).
+struct SwiftAssociatedValue: Sendable {
+    var key: String
+    var type: SwiftTypeSyntax
 }
 
 struct SwiftTypeAlias: Sendable {
@@ -142,6 +162,9 @@ enum SwiftInitializer: Sendable, Equatable {
     case boolean(Bool)
     /// `.boarding` or `Status.boarding`: possibly an enum case.
     case member(qualifier: [String], name: String)
+    /// `UUID()`, `Leg(from: "A")` or `URL(string: "…")!`: an initializer call, whose type is
+    /// the named type, optional for the standard failable initializers unless force-unwrapped.
+    case call(type: [String], isOptional: Bool)
     /// Anything else, `nil` included: nothing a `default` could state.
     case expression
 }

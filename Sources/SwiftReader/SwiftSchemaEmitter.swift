@@ -78,9 +78,52 @@ struct SwiftSchemaEmitter {
         case .dictionary(let value):
             return ["type": "object", "additionalProperties": .object(try schema(for: value, at: location))]
         case .enumeration(let use):
-            return ["type": .string(use.jsonType), "enum": .array(use.values.map(\.value))]
+            return try enumerationSchema(use, at: location)
         case .structure(let use):
             return try structSchema(use, at: location)
+        case .range(let bound, let closed):
+            let boundSchema = JSONValue.object(try schema(for: bound, at: location))
+            return [
+                "type": "array", "prefixItems": [boundSchema, boundSchema], "minItems": 2, "maxItems": 2, "items": false,
+                "x-swift-type": .string(closed ? "ClosedRange" : "Range"),
+            ]
+        }
+    }
+
+    /// A raw-value enum is its raw values; a keyed enum is `oneOf` one single-key object per
+    /// case, each naming the associated values (the non-optional ones required). Extra keys
+    /// inside a case's object are ignored by `JSONDecoder`, a second case key is not.
+    private mutating func enumerationSchema(_ use: SwiftEnumUse, at location: SourceLocation) throws(SwiftSchemaError) -> JSONObject {
+        switch use.form {
+        case .rawValues(let jsonType, let values):
+            return ["type": .string(jsonType), "enum": .array(values.map(\.value))]
+        case .keyed(let cases):
+            guard !inProgress.contains(use.name) else {
+                throw SwiftSchemaError("enum '\(use.name)' contains itself; a recursive enum cannot be turned into a schema", at: location)
+            }
+            guard inProgress.count < Self.maxNesting else {
+                throw SwiftSchemaError("types nest more than \(Self.maxNesting) levels deep at '\(use.name)'", at: location)
+            }
+            inProgress.append(use.name)
+            defer { inProgress.removeLast() }
+            var choices: [JSONValue] = []
+            for enumCase in cases {
+                var properties = JSONObject()
+                var required: [String] = []
+                for value in enumCase.associatedValues ?? [] {
+                    let type = try mapper.resolve(value.type, in: use.path, generics: [:], property: "\(use.name).\(enumCase.name)")
+                    properties[value.key] = .object(try schema(for: type, at: value.type.location))
+                    if !type.isOptional { required.append(value.key) }
+                }
+                var payload: JSONObject = ["type": "object"]
+                if !properties.isEmpty { payload["properties"] = .object(properties) }
+                if !required.isEmpty { payload["required"] = .array(required.map { .string($0) }) }
+                choices.append([
+                    "type": "object", "properties": [enumCase.name: .object(payload)], "required": [.string(enumCase.name)],
+                    "additionalProperties": false,
+                ])
+            }
+            return ["oneOf": .array(choices)]
         }
     }
 
@@ -124,16 +167,28 @@ struct SwiftSchemaEmitter {
         case (.boolean(let value), .scalar(_, let schema)) where schema["type"] == "boolean":
             return .bool(value)
         case (.member(_, let caseName), .enumeration(let use)):
-            return use.values.first { $0.caseName == caseName }?.value
+            switch use.form {
+            case .rawValues(_, let values): return values.first { $0.caseName == caseName }?.value
+            case .keyed(let cases):
+                guard cases.contains(where: { $0.name == caseName && $0.associatedValues == nil }) else { return nil }
+                return [caseName: [:]]
+            }
         default:
             return nil
         }
     }
 
-    /// Swift infers `var count = 0` as `Int`; the same inference for literals and `Type.case`.
+    /// Swift infers `var count = 0` as `Int`; the same inference for literals, `Type.member`
+    /// and initializer calls such as `UUID()` or `URL(string: "…")!`.
     private static func inferredType(of property: SwiftProperty) throws(SwiftSchemaError) -> SwiftTypeSyntax {
         let name: [String]
         switch property.initializer {
+        case .call(let type, let isOptional)?:
+            let named = SwiftTypeSyntax(
+                kind: .named(type.map { .init(name: $0, arguments: []) }), text: type.joined(separator: "."),
+                location: property.location)
+            guard isOptional else { return named }
+            return SwiftTypeSyntax(kind: .optional(named), text: named.text + "?", location: property.location)
         case .integer?: name = ["Int"]
         case .float?: name = ["Double"]
         case .string?: name = ["String"]

@@ -5,9 +5,10 @@ import Registry
 /// own source instead of writing it by hand and watching it drift.
 ///
 /// The source is read, not compiled: the reader follows what synthesized `Codable` would encode
-/// with `JSONEncoder`'s default strategies and rejects, with a line number, whatever it cannot
-/// follow (a hand-written `init(from:)`, property wrappers, tuples, `Set`, types not declared in
-/// the file).
+/// with `JSONEncoder`'s default strategies and rejects, with a file and line, whatever it cannot
+/// follow (a hand-written `init(from:)`, property wrappers, tuples, `Set`, types declared in none
+/// of the files). Several files are read as one target: a type declared in one file is visible in
+/// all, and an extension in any file adds its nested types to the type it extends.
 ///
 /// The schema's shape:
 /// * `ContentState`'s coded properties are the root `properties`; the non-optional ones are
@@ -26,8 +27,23 @@ public enum SwiftSchemaReader {
     /// is also looked for among nested types (when only one type has it); a dotted name
     /// (`Flights.Attributes`) picks one of several.
     public static func schema(fromSwiftSource source: String, typeName: String) throws(SwiftSchemaError) -> JSONValue {
-        let file = try SwiftDeclarationReader.read(source)
-        let path = try attributesPath(typeName, in: file)
+        try schema(from: [SwiftDeclarationReader.read(source)], typeName: typeName, start: .start)
+    }
+
+    /// The schema of `typeName` declared in any of `files`, read as the files of one target.
+    /// Errors name the file by the path given here.
+    public static func schema(fromSwiftFiles files: [SwiftSourceFile], typeName: String) throws(SwiftSchemaError) -> JSONValue {
+        var declarations: [SwiftMembers] = []
+        for file in files { declarations.append(try SwiftDeclarationReader.read(file.text, file: file.path)) }
+        let start = SourceLocation.start(of: files.count == 1 ? files[0].path : nil)
+        return try schema(from: declarations, typeName: typeName, start: start)
+    }
+
+    private static func schema(from files: [SwiftMembers], typeName: String, start: SourceLocation)
+        throws(SwiftSchemaError) -> JSONValue
+    {
+        let file = SwiftMembers.target(files)
+        let path = try attributesPath(typeName, in: file, start: start)
         let declaration = file.type(at: path)!
         guard declaration.kind == .struct, declaration.genericParameters.isEmpty else {
             throw SwiftSchemaError("'\(typeName)' must be a non-generic struct to be an ActivityAttributes type", at: declaration.location)
@@ -78,16 +94,18 @@ public enum SwiftSchemaReader {
         }
     }
 
-    private static func attributesPath(_ typeName: String, in file: SwiftMembers) throws(SwiftSchemaError) -> [String] {
+    private static func attributesPath(_ typeName: String, in file: SwiftMembers, start: SourceLocation)
+        throws(SwiftSchemaError) -> [String]
+    {
         let path = typeName.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if file.type(at: path) != nil { return path }
         let matches = path.count == 1 ? nestedPaths(named: typeName, in: file, under: []) : []
         guard matches.count <= 1 else {
             throw SwiftSchemaError(
                 "more than one type is named '\(typeName)'; give its full name, such as '\(matches[0].joined(separator: "."))'",
-                at: .start)
+                at: start)
         }
-        guard let match = matches.first else { throw SwiftSchemaError("no type named '\(typeName)' in the source", at: .start) }
+        guard let match = matches.first else { throw SwiftSchemaError("no type named '\(typeName)' in the source", at: start) }
         return match
     }
 
@@ -123,5 +141,16 @@ public enum SwiftSchemaReader {
             throw SwiftSchemaError("the generated schema breaks the registry's rules: \(error.message)", at: location)
         }
         return schema
+    }
+}
+
+/// One Swift file: its path as the caller names it (messages quote it) and its text.
+public struct SwiftSourceFile: Sendable {
+    public var path: String
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
     }
 }

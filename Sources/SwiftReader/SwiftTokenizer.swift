@@ -6,17 +6,20 @@ struct SwiftTokenizer {
     var index = 0
     var line = 1
     var column = 1
+    /// Named in every location, so that errors from a directory of files say which one.
+    let file: String?
 
-    static func tokenize(_ source: String) throws(SwiftSchemaError) -> [SwiftToken] {
-        var tokenizer = SwiftTokenizer(scalars: Array(source.unicodeScalars))
+    static func tokenize(_ source: String, file: String? = nil) throws(SwiftSchemaError) -> [SwiftToken] {
+        var tokenizer = SwiftTokenizer(scalars: Array(source.unicodeScalars), file: file)
         return try tokenizer.tokens()
     }
 
-    private init(scalars: [Unicode.Scalar]) {
+    private init(scalars: [Unicode.Scalar], file: String?) {
         self.scalars = scalars
+        self.file = file
     }
 
-    var location: SourceLocation { SourceLocation(line: line, column: column) }
+    var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
 
     func peek(_ offset: Int = 0) -> Unicode.Scalar? {
         index + offset < scalars.count ? scalars[index + offset] : nil

@@ -95,6 +95,8 @@ struct SwiftTypeMapper {
         case ("Optional", 1): return Self.optional(arguments[0])
         case ("Array", 1): return .array(arguments[0])
         case ("Dictionary", 2): return try dictionary(key: arguments[0], value: arguments[1], type: type, property: property)
+        case ("ClosedRange", 1): return .range(bound: arguments[0], closed: true)
+        case ("Range", 1): return .range(bound: arguments[0], closed: false)
         default:
             guard arguments.isEmpty, let schema = SwiftStandardTypes.scalars[name] else {
                 throw Self.unsupported(type, property: property)

@@ -16,7 +16,7 @@ import Testing
             var seconds: TimeInterval
             var isOn: Bool
             """)
-        #expect(properties == #"{"name":{"type":"string"},"count":{"type":"integer"},"ratio":{"type":"number"},"scale":{"type":"number"},"width":{"type":"number"},"price":{"type":"number"},"seconds":{"type":"number"},"isOn":{"type":"boolean"}}"#)
+        #expect(properties == #"{"name":{"type":"string"},"count":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"ratio":{"type":"number"},"scale":{"type":"number","minimum":-3.4028234663852886e38,"maximum":3.4028234663852886e38,"x-swift-type":"Float"},"width":{"type":"number"},"price":{"type":"number","x-swift-type":"Decimal"},"seconds":{"type":"number"},"isOn":{"type":"boolean"}}"#)
     }
 
     @Test func sizedIntegersCarryTheirRange() throws {
@@ -27,7 +27,7 @@ import Testing
             var d: UInt64
             var e: UInt
             """)
-        #expect(properties == #"{"a":{"type":"integer","minimum":-128,"maximum":127},"b":{"type":"integer","minimum":0,"maximum":65535},"c":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"d":{"type":"integer","minimum":0,"maximum":18446744073709551615},"e":{"type":"integer","minimum":0}}"#)
+        #expect(properties == #"{"a":{"type":"integer","minimum":-128,"maximum":127},"b":{"type":"integer","minimum":0,"maximum":65535},"c":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"d":{"type":"integer","minimum":0,"maximum":18446744073709551615},"e":{"type":"integer","minimum":0,"maximum":18446744073709551615}}"#)
     }
 
     @Test func dateIsSecondsSinceReferenceDateMarkedAsDateTime() throws {
@@ -37,7 +37,7 @@ import Testing
 
     @Test func urlAndUUIDAreFormattedStrings() throws {
         let properties = try contentProperties("var link: URL\nvar id: UUID")
-        #expect(properties == #"{"link":{"type":"string","format":"uri"},"id":{"type":"string","format":"uuid"}}"#)
+        #expect(properties == #"{"link":{"type":"string","format":"uri","x-swift-type":"URL"},"id":{"type":"string","format":"uuid","x-swift-type":"UUID"}}"#)
     }
 
     @Test func optionalsAllowNullAndAreNotRequired() throws {
@@ -48,7 +48,7 @@ import Testing
             var d: Bool??
             var e: Int
             """)
-        #expect(schema == #"{"type":"object","properties":{"a":{"type":["integer","null"]},"b":{"type":["string","null"]},"c":{"type":["number","null"],"format":"date-time","x-swift-type":"Date"},"d":{"type":["boolean","null"]},"e":{"type":"integer"}},"required":["e"],"attributes":{"properties":{}}}"#)
+        #expect(schema == #"{"type":"object","properties":{"a":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"b":{"type":["string","null"]},"c":{"type":["number","null"],"format":"date-time","x-swift-type":"Date"},"d":{"type":["boolean","null"]},"e":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["e"],"attributes":{"properties":{}}}"#)
     }
 
     @Test func optionalEnumListsNullAmongItsValues() throws {
@@ -64,7 +64,7 @@ import Testing
             var grid: [[Double]]
             var maybe: [Int?]?
             """)
-        #expect(properties == #"{"tags":{"type":"array","items":{"type":"string"}},"scores":{"type":"array","items":{"type":"integer"}},"grid":{"type":"array","items":{"type":"array","items":{"type":"number"}}},"maybe":{"type":["array","null"],"items":{"type":["integer","null"]}}}"#)
+        #expect(properties == #"{"tags":{"type":"array","items":{"type":"string"}},"scores":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"grid":{"type":"array","items":{"type":"array","items":{"type":"number"}}},"maybe":{"type":["array","null"],"items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}}}"#)
     }
 
     @Test func stringKeyedDictionariesAreObjectsWithAdditionalProperties() throws {
@@ -157,7 +157,7 @@ import Testing
             var k: Date = Date()
             var l: Double = 1e-3
             """, declarations: "enum Status: String, Codable { case open = \"OPEN\", closed }")
-        #expect(properties == #"{"a":{"type":"integer","default":1000},"b":{"type":"integer","default":-7},"c":{"type":"integer","minimum":0,"maximum":255,"default":255},"d":{"type":"number","default":2.50},"e":{"type":"number","default":3},"f":{"type":"string","default":"hi"},"g":{"type":"boolean","default":true},"h":{"type":"string","enum":["OPEN","closed"],"default":"OPEN"},"i":{"type":["string","null"],"enum":["OPEN","closed",null],"default":"closed"},"j":{"type":["integer","null"]},"k":{"type":"number","format":"date-time","x-swift-type":"Date"},"l":{"type":"number","default":1e-3}}"#)
+        #expect(properties == #"{"a":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807,"default":1000},"b":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807,"default":-7},"c":{"type":"integer","minimum":0,"maximum":255,"default":255},"d":{"type":"number","default":2.50},"e":{"type":"number","default":3},"f":{"type":"string","default":"hi"},"g":{"type":"boolean","default":true},"h":{"type":"string","enum":["OPEN","closed"],"default":"OPEN"},"i":{"type":["string","null"],"enum":["OPEN","closed",null],"default":"closed"},"j":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"k":{"type":"number","format":"date-time","x-swift-type":"Date"},"l":{"type":"number","default":1e-3}}"#)
     }
 
     @Test func typeIsInferredFromALiteralOrEnumCaseInitialValue() throws {
@@ -168,7 +168,7 @@ import Testing
             var flag = false
             var status = Status.open
             """, declarations: "enum Status: String, Codable { case open }")
-        #expect(properties == #"{"count":{"type":"integer","default":0},"ratio":{"type":"number","default":0.5},"label":{"type":"string","default":"x"},"flag":{"type":"boolean","default":false},"status":{"type":"string","enum":["open"],"default":"open"}}"#)
+        #expect(properties == #"{"count":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807,"default":0},"ratio":{"type":"number","default":0.5},"label":{"type":"string","default":"x"},"flag":{"type":"boolean","default":false},"status":{"type":"string","enum":["open"],"default":"open"}}"#)
     }
 
     @Test func docCommentsBecomeDescriptionsAndPlainCommentsDoNot() throws {
@@ -184,7 +184,7 @@ import Testing
             // Not documentation.
             var seat: String
             """)
-        #expect(properties == #"{"gate":{"type":"string","description":"The gate,\nas shown on the board."},"delay":{"type":"integer","description":"Minutes late.\n\nZero when on time."},"seat":{"type":"string"}}"#)
+        #expect(properties == #"{"gate":{"type":"string","description":"The gate,\nas shown on the board."},"delay":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807,"description":"Minutes late.\n\nZero when on time."},"seat":{"type":"string"}}"#)
     }
 
     @Test func codingKeysRenameAndLeaveOutProperties() throws {
@@ -273,7 +273,7 @@ import Testing
             }
             """
         let properties = try schemaText(source, "A", part: "properties")
-        #expect(properties == #"{"home":{"type":"integer"},"label":{"type":"string"},"clock":{"type":"number"},"both":{"type":"array","items":{"type":"integer"}}}"#)
+        #expect(properties == #"{"home":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"label":{"type":"string"},"clock":{"type":"number"},"both":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}}"#)
     }
 
     @Test func genericStructsAreSpecialisedPerUse() throws {
@@ -286,12 +286,12 @@ import Testing
                 var unit: String
             }
             """)
-        #expect(properties == #"{"distance":{"type":"object","properties":{"value":{"type":"number"},"unit":{"type":"string"}},"required":["value","unit"]},"laps":{"type":["object","null"],"properties":{"value":{"type":"array","items":{"type":"integer"}},"unit":{"type":"string"}},"required":["value","unit"]}}"#)
+        #expect(properties == #"{"distance":{"type":"object","properties":{"value":{"type":"number"},"unit":{"type":"string"}},"required":["value","unit"]},"laps":{"type":["object","null"],"properties":{"value":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"unit":{"type":"string"}},"required":["value","unit"]}}"#)
     }
 
     @Test func moduleQualifiedStandardTypesResolve() throws {
         let properties = try contentProperties("var a: Swift.Int\nvar b: Foundation.Date?")
-        #expect(properties == #"{"a":{"type":"integer"},"b":{"type":["number","null"],"format":"date-time","x-swift-type":"Date"}}"#)
+        #expect(properties == #"{"a":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"b":{"type":["number","null"],"format":"date-time","x-swift-type":"Date"}}"#)
     }
 
     @Test func oneDeclarationMayBindSeveralProperties() throws {
@@ -299,7 +299,7 @@ import Testing
             var a, b: Int
             var c = 1, d: String = "x"
             """)
-        #expect(properties == #"{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer","default":1},"d":{"type":"string","default":"x"}}"#)
+        #expect(properties == #"{"a":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"b":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"c":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807,"default":1},"d":{"type":"string","default":"x"}}"#)
     }
 
     @Test func contentStateMayBeATypeAliasOfAStruct() throws {
@@ -349,7 +349,7 @@ import Testing
                 }
             }
             """
-        let expected = #"{"type":"object","properties":{"stop":{"type":"integer"}},"required":["stop"],"attributes":{"properties":{}}}"#
+        let expected = #"{"type":"object","properties":{"stop":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["stop"],"attributes":{"properties":{}}}"#
         #expect(try schemaText(source, "Parcels.Attributes") == expected)
         #expect(try schemaText(source, "Attributes") == expected)
     }

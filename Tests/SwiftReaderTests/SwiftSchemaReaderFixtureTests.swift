@@ -51,7 +51,9 @@ import Testing
                   "default": "not_started"
                 },
                 "delayMinutes": {
-                  "type": ["integer", "null"]
+                  "type": ["integer", "null"],
+                  "minimum": -9223372036854775808,
+                  "maximum": 9223372036854775807
                 },
                 "departure": {
                   "type": "number",
@@ -60,7 +62,8 @@ import Testing
                 },
                 "seatMap": {
                   "type": ["string", "null"],
-                  "format": "uri"
+                  "format": "uri",
+                  "x-swift-type": "URL"
                 }
               },
               "required": ["gate", "status", "estimatedTime", "boarding", "departure"],
@@ -84,7 +87,8 @@ import Testing
                       },
                       "logo": {
                         "type": ["string", "null"],
-                        "format": "uri"
+                        "format": "uri",
+                        "x-swift-type": "URL"
                       }
                     },
                     "required": ["name"]
@@ -142,6 +146,8 @@ import Testing
                 },
                 "itemsReady": {
                   "type": "integer",
+                  "minimum": -9223372036854775808,
+                  "maximum": 9223372036854775807,
                   "default": 0
                 },
                 "note": {
@@ -175,11 +181,13 @@ import Testing
                     }
                   },
                   "total": {
-                    "type": "number"
+                    "type": "number",
+                    "x-swift-type": "Decimal"
                   },
                   "trackingURL": {
                     "type": "string",
-                    "format": "uri"
+                    "format": "uri",
+                    "x-swift-type": "URL"
                   }
                 },
                 "required": ["orderNumber", "restaurantName", "items", "total", "trackingURL"]
@@ -196,10 +204,14 @@ import Testing
               "description": "A live match between two teams.\n\nUpdated after every scoring play.",
               "properties": {
                 "homeScore": {
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -9223372036854775808,
+                  "maximum": 9223372036854775807
                 },
                 "awayScore": {
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -9223372036854775808,
+                  "maximum": 9223372036854775807
                 },
                 "period": {
                   "type": "integer",
@@ -257,7 +269,8 @@ import Testing
                       },
                       "logoURL": {
                         "type": "string",
-                        "format": "uri"
+                        "format": "uri",
+                        "x-swift-type": "URL"
                       },
                       "colors": {
                         "type": "array",
@@ -279,7 +292,8 @@ import Testing
                       },
                       "logoURL": {
                         "type": "string",
-                        "format": "uri"
+                        "format": "uri",
+                        "x-swift-type": "URL"
                       },
                       "colors": {
                         "type": "array",
@@ -323,10 +337,14 @@ import Testing
                     },
                     "photo": {
                       "type": ["string", "null"],
-                      "format": "uri"
+                      "format": "uri",
+                      "x-swift-type": "URL"
                     },
                     "rating": {
-                      "type": "number"
+                      "type": "number",
+                      "minimum": -3.4028234663852886e38,
+                      "maximum": 3.4028234663852886e38,
+                      "x-swift-type": "Float"
                     },
                     "car": {
                       "type": "object",
@@ -374,7 +392,8 @@ import Testing
                   "type": ["object", "null"],
                   "properties": {
                     "amount": {
-                      "type": "number"
+                      "type": "number",
+                      "x-swift-type": "Decimal"
                     },
                     "currency": {
                       "type": "string",
@@ -389,7 +408,8 @@ import Testing
                 "properties": {
                   "rideID": {
                     "type": "string",
-                    "format": "uuid"
+                    "format": "uuid",
+                    "x-swift-type": "UUID"
                   },
                   "pickup": {
                     "type": "string"
@@ -416,10 +436,14 @@ import Testing
               "type": "object",
               "properties": {
                 "elapsedSeconds": {
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -9223372036854775808,
+                  "maximum": 9223372036854775807
                 },
                 "heartRate": {
-                  "type": ["integer", "null"]
+                  "type": ["integer", "null"],
+                  "minimum": -9223372036854775808,
+                  "maximum": 9223372036854775807
                 },
                 "calories": {
                   "type": "number"
@@ -440,10 +464,14 @@ import Testing
                   "type": ["object", "null"],
                   "properties": {
                     "minutes": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     },
                     "seconds": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     }
                   },
                   "required": ["minutes", "seconds"]
@@ -455,10 +483,14 @@ import Testing
                       "type": "string"
                     },
                     "index": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     },
                     "total": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     },
                     "endsAt": {
                       "type": "number",
@@ -474,7 +506,9 @@ import Testing
                     "type": "object",
                     "properties": {
                       "kilometer": {
-                        "type": "integer"
+                        "type": "integer",
+                        "minimum": -9223372036854775808,
+                        "maximum": 9223372036854775807
                       },
                       "duration": {
                         "type": "number"

@@ -46,7 +46,7 @@ import Testing
             var b: Optional<Array<Int>>?
             var c: Array<Int?>
             """)
-        #expect(properties == #"{"a":{"type":"object","additionalProperties":{"type":"array","items":{"type":"array","items":{"type":"integer"}}}},"b":{"type":["array","null"],"items":{"type":"integer"}},"c":{"type":"array","items":{"type":["integer","null"]}}}"#)
+        #expect(properties == #"{"a":{"type":"object","additionalProperties":{"type":"array","items":{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}}},"b":{"type":["array","null"],"items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"c":{"type":"array","items":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}}}"#)
     }
 
     @Test func initialValueEndsAtTheLineBreakUnlessAnOperatorContinuesIt() throws {
@@ -59,7 +59,7 @@ import Testing
             var d = Status.open
             var e: Int = 6
             """, declarations: "enum Status: String, Codable { case open }")
-        #expect(properties == #"{"a":{"type":"integer"},"b":{"type":"integer","default":3},"c":{"type":"integer"},"d":{"type":"string","enum":["open"],"default":"open"},"e":{"type":"integer","default":6}}"#)
+        #expect(properties == #"{"a":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"b":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807,"default":3},"c":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"d":{"type":"string","enum":["open"],"default":"open"},"e":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807,"default":6}}"#)
     }
 
     @Test func widgetCodeAndMacrosInTheSameFileAreSkipped() throws {
