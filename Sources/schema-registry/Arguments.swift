@@ -7,6 +7,8 @@ struct CommandSyntax: Sendable {
     /// Names of the required positional values, e.g. `FILE.swift`; none beyond these is accepted.
     var positionals: [String] = []
     var options: [Option] = []
+    /// The last positional may be given more than once (`PATH...`).
+    var lastPositionalRepeats = false
 
     struct Option: Sendable {
         enum Kind: Sendable {
@@ -32,7 +34,7 @@ struct CommandSyntax: Sendable {
         var iterator = words.makeIterator()
         while let word = iterator.next() {
             guard word.hasPrefix("-"), word != "-" else {
-                guard arguments.positional.count < positionals.count else {
+                guard arguments.positional.count < positionals.count || (lastPositionalRepeats && !positionals.isEmpty) else {
                     throw UsageError("\(command): unexpected argument '\(word)'")
                 }
                 arguments.positional.append(word)

@@ -20,9 +20,9 @@ enum Help {
         ("admin audit [--account ID] [--since TIME]", "print audit events oldest first, one JSON object per line"),
         ("admin export --application CODE [--out FILE]", "write an application's versions, retired numbers and policies as JSON"),
         ("admin import --application CODE FILE [--dry-run]", "apply an export in one transaction; conflicts write nothing (exit 1)"),
-        ("schema-from-swift FILE.swift --type NAME", "print the jsonSchema of an ActivityAttributes type"),
+        ("schema-from-swift PATH... --type NAME", "print the jsonSchema of an ActivityAttributes type read from Swift files or directories"),
         (
-            "publish --url URL --token-file F --application CODE --type NAME (--swift FILE | --schema FILE) [--if-changed] [--require-compatible]",
+            "publish --url URL --token-file F --application CODE --type NAME (--swift PATH | --schema FILE) [--if-changed] [--require-compatible]",
             "publish a schema from CI; prints the version (exit 0; 3 incompatible, 4 schema rule, 2 usage, 1 other)"
         ),
         (

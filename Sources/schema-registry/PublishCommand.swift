@@ -29,11 +29,11 @@ enum PublishCommand {
         let client = try RegistryClient(arguments, environment: environment)
         let jsonSchema: String
         if let swift = arguments.option("swift") {
+            let files = SwiftSourceLoader.load([swift], status: Exit.other)
             do {
-                let source = RegistryClient.read(swift)
-                jsonSchema = JSONPrettyWriter.string(try SwiftSchemaReader.schema(fromSwiftSource: source, typeName: attributesType))
+                jsonSchema = JSONPrettyWriter.string(try SwiftSchemaReader.schema(fromSwiftFiles: files, typeName: attributesType))
             } catch {
-                Console.message("\(swift):\(error.line):\(error.column): \(error.message)")
+                Console.message("\(error.file ?? swift):\(error.line):\(error.column): \(error.message)")
                 exit(Exit.ruleFailed)
             }
         } else {
