@@ -111,7 +111,10 @@ import TestSupport
         let server = try ServiceProcess.serve(environment: serveEnvironment(database.url))
         defer { server.kill() }
         let tenant = try database.makeTenant(port: server.port)
-        let fixtures = [("Flight.swift", "FlightAttributes"), ("RideHailing.swift", "RideHailingAttributes")]
+        let fixtures = [
+            ("Flight.swift", "FlightAttributes"), ("RideHailing.swift", "RideHailingAttributes"),
+            ("DecodingShapes", "DeliveryAttributes"), ("DecodingShapes", "MatchAttributes"),
+        ]
         for (file, type) in fixtures {
             let path = TestPaths.fixture("Swift/\(file)").path
             let result = try ServiceProcess.run(
@@ -123,6 +126,29 @@ import TestSupport
             #expect(response.status == 200, "\(file): \(response.status) \(response.bodyText)")
             #expect(response.schemaVersion == 1, "\(file): \(response.bodyText)")
         }
+    }
+
+    @Test func schemaFromSwiftReadsADirectoryAndNamesTheFileOfAnError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Shared"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "struct Order: ActivityAttributes {\n    struct ContentState: Codable, Hashable { var stage: Stage }\n}\n"
+            .write(to: directory.appendingPathComponent("Order.swift"), atomically: true, encoding: .utf8)
+        try "extension Order {\n    enum Stage: String, Codable { case placed, done }\n}\n"
+            .write(to: directory.appendingPathComponent("Shared/Stage.swift"), atomically: true, encoding: .utf8)
+        let result = try ServiceProcess.run(
+            ["schema-from-swift", directory.path, "--type", "Order"], environment: ServiceProcess.environment([:]), timeoutSeconds: 10)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(#""enum": ["placed", "done"]"#), "\(result)")
+
+        let broken = directory.appendingPathComponent("Shared/Tags.swift")
+        try "\ntypealias Stage = Set<String>\n".write(to: broken, atomically: true, encoding: .utf8)
+        try "extension Order {}\n".write(to: directory.appendingPathComponent("Shared/Stage.swift"), atomically: true, encoding: .utf8)
+        let failure = try ServiceProcess.run(
+            ["schema-from-swift", directory.path, "--type", "Order"], environment: ServiceProcess.environment([:]), timeoutSeconds: 10)
+        #expect(failure.status == 1, "\(failure)")
+        #expect(failure.stdout.isEmpty, "\(failure)")
+        #expect(failure.stderr.contains("\(broken.path): line 2: unsupported type 'Set<String>' for property 'stage'"), "\(failure)")
     }
 
     @Test func schemaFromSwiftFailsOnAMissingFileOrType() throws {
