@@ -19,6 +19,9 @@ import Registry
 ///   journey editor should not offer a free name/value list for them.
 /// * The struct's doc comment becomes the root `description`, a property's its `description`.
 /// * Nested structs are inlined; a struct that contains itself goes to `$defs` and is used by `$ref`.
+/// * Every scalar states what `JSONDecoder` accepts (integer ranges, `x-swift-type` for `Date`,
+///   `UUID`, `URL`, `Float`, `Decimal`); ranges are `[lower, upper]` arrays; enums are their raw
+///   values or, without a `Codable` raw type, `oneOf` the single-key objects Codable writes.
 /// * Keys follow declaration order; every `required` list is left out when it would be empty.
 public enum SwiftSchemaReader {
     /// The schema of the `ActivityAttributes` struct `typeName` declared in `source`.

@@ -1,6 +1,6 @@
 /// Resolves type syntax to coded types the way the compiler looks names up: generic parameters
 /// first, then the types and aliases nested in each enclosing declaration from the inside out,
-/// then the file level, then the standard types.
+/// then the top level of every file read, then the standard types.
 struct SwiftTypeMapper {
     let file: SwiftMembers
 

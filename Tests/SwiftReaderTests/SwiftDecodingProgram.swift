@@ -35,7 +35,8 @@ struct SwiftDecodingProgram {
             + [main.path] + sources.map(\.path) + ["-o", executable.path]
         let result = try run(compiler, arguments, in: directory, name: "swiftc")
         guard result.status == 0 else {
-            throw ProgramError("swiftc failed (\(result.status)):\n\(result.output)")
+            try? FileManager.default.removeItem(at: directory)
+            throw ProgramError("\(compiler.path) failed (\(result.status)):\n\(result.output)")
         }
         return SwiftDecodingProgram(executable: executable, directory: directory)
     }
