@@ -132,7 +132,8 @@ extension SwiftDeclarationReader {
         return .member(qualifier: Array(components.dropLast()), name: components.last!)
     }
 
-    /// The standard initializers that return an optional, by type and first argument label.
+    /// The standard initializers that return an optional, by type and first argument label;
+    /// `""` stands for an unlabeled string literal, as in `Int("42")`.
     private static let failableInitializers: Set<[String]> = [
         ["URL", "string"], ["UUID", "uuidString"], ["Decimal", "string"], ["Int", ""], ["Double", ""], ["Float", ""],
     ]
@@ -155,8 +156,11 @@ extension SwiftDeclarationReader {
         guard let typeName = names.last, typeName.first?.isUppercase == true, names.last != "init",
             i < end, tokens[i].isPunctuation("("), !tokens[i].spaceBefore, closesAtEnd(tokens[i..<end])
         else { return nil }
-        let firstLabel = i + 2 < end && tokens[i + 2].isPunctuation(":") ? tokens[i + 1].text : ""
-        let isFailable = names.count == 1 && failableInitializers.contains([typeName, firstLabel])
+        let firstLabel: String? =
+            if i + 2 < end, tokens[i + 2].isPunctuation(":") { tokens[i + 1].text }
+            else if i + 1 < end, tokens[i + 1].kind == .stringLiteral { "" }
+            else { nil }
+        let isFailable = names.count == 1 && firstLabel.map { failableInitializers.contains([typeName, $0]) } == true
         return .call(type: names, isOptional: isFailable && !isForced)
     }
 

@@ -57,12 +57,14 @@ import Testing
             var since = Date()
             var now = Date.now
             var leg = Leg(code: "A")
+            var parsed = Int("42")
+            var converted = Int(2.5)
             """, declarations: "struct Leg: Codable, Hashable { var code: String }")
         let uuid = #"{"type":"string","format":"uuid","x-swift-type":"UUID"}"#
         let url = #"{"type":"string","format":"uri","x-swift-type":"URL"}"#
         let optionalURL = #"{"type":["string","null"],"format":"uri","x-swift-type":"URL"}"#
         let leg = #"{"type":"object","properties":{"code":{"type":"string"}},"required":["code"]}"#
-        #expect(properties == #"{"id":\#(uuid),"home":\#(url),"maybe":\#(optionalURL),"since":\#(Self.date),"now":\#(Self.date),"leg":\#(leg)}"#)
+        #expect(properties == #"{"id":\#(uuid),"home":\#(url),"maybe":\#(optionalURL),"since":\#(Self.date),"now":\#(Self.date),"leg":\#(leg),"parsed":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807},"converted":\#(Self.int)}"#)
     }
 
     @Test func aFunctionCallGivesNoType() {
