@@ -3,7 +3,7 @@ import Registry
 import SwiftReader
 
 /// `schema-registry publish`: publishes a schema from a CI pipeline, from the Swift source of
-/// the `ActivityAttributes` type (`--swift FILE --type NAME`) or a JSON Schema file
+/// the `ActivityAttributes` type (`--swift PATH --type NAME`, a file or a directory of them) or a JSON Schema file
 /// (`--schema FILE --type NAME`). Prints the version (`N`, or `N unchanged` when
 /// `--if-changed` found the newest version identical). Exit status: 0 published or unchanged,
 /// 3 refused as incompatible, 4 a schema rule failed, 2 usage, 1 anything else. Problems go
@@ -22,7 +22,7 @@ enum PublishCommand {
 
     static func run(_ arguments: Arguments, environment: [String: String]) throws {
         guard (arguments.option("swift") == nil) != (arguments.option("schema") == nil) else {
-            throw UsageError("give exactly one of --swift FILE or --schema FILE")
+            throw UsageError("give exactly one of --swift PATH or --schema FILE")
         }
         let application = try arguments.requiredOption("application")
         let attributesType = try arguments.requiredOption("type")
