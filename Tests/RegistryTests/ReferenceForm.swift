@@ -8,14 +8,19 @@
 /// the byte writer.
 struct ReferenceForm {
     private var resolver: SchemaResolver
-    private var activeReferences: [String] = []
+    private var activeReferences = ReferenceStack()
     private var fieldCount = 0
 
     /// The form of `document`, every `$ref` expanded where it is used.
     static func descriptor(of document: SchemaDocument) -> FormDescriptor {
         var form = ReferenceForm(resolver: SchemaResolver(document: document))
         let content = FormSection(
-            mode: .fields, fields: form.fields(of: document.contentProperties, under: "content-state", required: [], depth: 1))
+            mode: .fields,
+            fields: form.fields(of: document.contentProperties, under: "content-state", required: [], depth: 1).map { field in
+                var field = field
+                field.isNeededByApp = document.root.requiredNames.containsExactly(field.name)
+                return field
+            })
         guard let attributeProperties = document.attributesProperties else {
             return FormDescriptor(content: content, attributes: FormSection(mode: .free, fields: []))
         }
@@ -51,15 +56,22 @@ struct ReferenceForm {
     {
         fieldCount += 1
         var field = FormField(name: name, path: path, label: Humanizer.label(for: name), isRequired: isRequired)
-        guard depth <= FieldDescriber.maxDepth, case .object(let object) = schema else { return field }
+        guard case .object(let object) = schema else { return field }
+        guard depth <= FieldDescriber.maxDepth else {
+            field.take(FieldTraits(fallbackReason: FieldDescriber.tooDeepReason))
+            return field
+        }
         var schema = FieldSchema(object)
         let outerReferences = activeReferences.count
-        defer { activeReferences.removeSubrange(outerReferences...) }
+        defer { activeReferences.truncate(to: outerReferences) }
         if schema.reference != nil {
-            guard fieldCount <= FieldDescriber.maxFieldsBeforeReferencesStop,
-                resolver.resolve(&schema, active: &activeReferences) == .complete
-            else {
-                field.take(FieldTraits(annotatedFrom: schema))
+            let reason =
+                fieldCount <= FieldDescriber.maxFieldsBeforeReferencesStop
+                ? SchemaResolver.fallbackReason(
+                    resolver.resolve(&schema, active: &activeReferences), of: schema, active: activeReferences)
+                : FieldDescriber.fieldCapReason
+            if let reason {
+                field.take(FieldTraits(annotatedFrom: schema, fallbackReason: reason))
                 return field
             }
         }
@@ -87,6 +99,7 @@ struct ReferenceForm {
             "name": .string(field.name), "path": .string(field.path), "label": .string(field.label),
             "type": .string(field.type.rawValue), "widget": .string(field.widget.rawValue), "required": .bool(field.isRequired),
         ]
+        if field.isNeededByApp { object.members.append(("needed_by_app", true)) }
         if let description = field.description { object.members.append(("description", .string(description))) }
         if let defaultValue = field.defaultValue { object.members.append(("default", defaultValue)) }
         if !field.options.isEmpty {
@@ -96,6 +109,7 @@ struct ReferenceForm {
         if field.isNullable { object.members.append(("nullable", true)) }
         if !field.constraints.isEmpty { object.members.append(("constraints", .object(field.constraints))) }
         if let encoding = field.encoding { object.members.append(("encoding", .string(encoding.rawValue))) }
+        if let reason = field.fallbackReason { object.members.append(("fallback_reason", .string(reason))) }
         switch field.children {
         case .none: break
         case .fields(let fields): object.members.append(("fields", .array(fields.map(json))))
@@ -116,5 +130,6 @@ extension FormField {
         isNullable = traits.isNullable
         constraints = traits.constraints
         encoding = traits.encoding
+        fallbackReason = traits.fallbackReason
     }
 }

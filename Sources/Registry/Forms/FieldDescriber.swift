@@ -16,22 +16,32 @@ struct FieldDescriber {
 
     private var resolver: SchemaResolver
     /// The references being expanded above the current field, outermost first.
-    private var activeReferences: [String] = []
+    private var activeReferences = ReferenceStack()
     private var fieldCount = 0
     /// Nested fields that may be reused, by the identities of their `properties` and `required`.
     private var groups: [GroupKey: DescribedGroup] = [:]
     /// What the shape being described has depended on so far.
     private var dependence = ShapeDependence()
     private let rawEditor = FieldShape(FieldTraits(), children: .none)
+    private let tooDeep = FieldShape(FieldTraits(fallbackReason: tooDeepReason), children: .none)
+    static let tooDeepReason = "nested more than \(maxDepth) levels deep"
+    static let fieldCapReason = "the form already has \(maxFieldsBeforeReferencesStop) fields, so $ref is not expanded further"
 
     init(document: SchemaDocument) {
         resolver = SchemaResolver(document: document)
     }
 
-    /// The fields of a section, one per member of its `properties`, in text order.
-    mutating func sectionUses(of properties: JSONObject, required: [String]) -> [FieldUse] {
+    /// References looked up while describing, for the tests that keep it linear.
+    var referenceLookups: Int { resolver.lookups }
+
+    /// The fields of a section, one per member of its `properties`, in text order. `neededByApp`
+    /// names the fields the app cannot decode without (the root `required` of content state).
+    mutating func sectionUses(of properties: JSONObject, required: [String], neededByApp: [String] = []) -> [FieldUse] {
         properties.members.map { member in
-            use(named: member.key, schema: member.value, isRequired: required.containsExactly(member.key), depth: 1)
+            var use = use(
+                named: member.key, schema: member.value, isRequired: required.containsExactly(member.key), depth: 1)
+            use.isNeededByApp = neededByApp.containsExactly(member.key)
+            return use
         }
     }
 
@@ -71,7 +81,7 @@ struct FieldDescriber {
     private func isReusable(_ nested: ShapeDependence, below depth: Int) -> Bool {
         depth + nested.height <= Self.maxDepth
             && fieldCount + nested.fieldCount <= Self.maxFieldsBeforeReferencesStop
-            && !activeReferences.contains(where: nested.references.containsExactly)
+            && !activeReferences.intersects(nested.references)
     }
 
     private mutating func use(named name: String, schema: JSONValue, isRequired: Bool, depth: Int) -> FieldUse {
@@ -87,14 +97,14 @@ struct FieldDescriber {
         guard depth <= Self.maxDepth else {
             var cut = ShapeDependence()
             cut.isCut = true
-            return (rawEditor, cut)
+            return (tooDeep, cut)
         }
         let outerDependence = dependence
         let outerReferences = activeReferences.count
         dependence = ShapeDependence()
         var schema = FieldSchema(object)
         let shape = describe(&schema, depth: depth)
-        activeReferences.removeSubrange(outerReferences...)
+        activeReferences.truncate(to: outerReferences)
         let shapeDependence = dependence
         dependence = outerDependence
         return (shape, shapeDependence)
@@ -103,7 +113,9 @@ struct FieldDescriber {
     /// Follows the schema's references, leaving them on `activeReferences` for the nested
     /// fields, and describes the result.
     private mutating func describe(_ schema: inout FieldSchema, depth: Int) -> FieldShape {
-        guard resolveReferences(in: &schema) else { return FieldShape(FieldTraits(annotatedFrom: schema), children: .none) }
+        if let failure = resolveReferences(in: &schema) {
+            return FieldShape(FieldTraits(annotatedFrom: schema, fallbackReason: failure), children: .none)
+        }
         let traits = FieldTraits(describing: schema)
         if traits.widget == .group, case .object(let properties)? = schema.properties {
             let uses = groupUses(of: properties, required: schema.required, depth: depth + 1)
@@ -119,21 +131,21 @@ struct FieldDescriber {
     }
 
     /// Completes `schema` with the schemas its references lead to, pushing them onto
-    /// `activeReferences`; false when they cannot be followed or the form is already too large
-    /// to expand more of them. Either way `dependence` learns what the outcome rested on.
-    private mutating func resolveReferences(in schema: inout FieldSchema) -> Bool {
-        guard schema.reference != nil else { return true }
+    /// `activeReferences`; returns why not when they cannot be followed or the form is already
+    /// too large to expand more of them. Either way `dependence` learns what the outcome rested on.
+    private mutating func resolveReferences(in schema: inout FieldSchema) -> String? {
+        guard schema.reference != nil else { return nil }
         guard fieldCount <= Self.maxFieldsBeforeReferencesStop else {
             dependence.isCut = true
-            return false
+            return Self.fieldCapReason
         }
         let outerReferences = activeReferences.count
         let resolution = resolver.resolve(&schema, active: &activeReferences)
-        dependence.references.append(contentsOf: activeReferences[outerReferences...])
+        for position in outerReferences..<activeReferences.count { dependence.references.insert(activeReferences[position]) }
         if case .cycle(let position) = resolution {
             dependence.outermostCyclePosition = min(dependence.outermostCyclePosition, position)
         }
-        return resolution == .complete
+        return SchemaResolver.fallbackReason(resolution, of: schema, active: activeReferences)
     }
 }
 

@@ -15,15 +15,18 @@ struct FieldSchema {
     private(set) var swiftType: JSONValue?
     /// `prefixItems` is present: the array is a tuple.
     private(set) var hasPrefixItems = false
-    /// `oneOf`, `anyOf`, `allOf`, `not` or `patternProperties` is present: the value's shape
-    /// depends on several schemas, which one editor cannot show.
-    private(set) var isInexpressible = false
+    /// The first keyword (`oneOf`, `anyOf`, `allOf`, `not`, `patternProperties`, …) that makes
+    /// the value's shape depend on several schemas, which one editor cannot show.
+    private(set) var inexpressibleKeyword: String?
+    /// A `oneOf` or `anyOf` whose every branch is one constant: a choice among values, each
+    /// labelled by its branch's `title`.
+    private(set) var choices: [FormOption]?
     /// In the order of the schema text.
     private var constraints: [(constraint: FormConstraint, value: JSONValue)] = []
 
     private enum Keyword {
         case reference, type, title, description, defaultValue, enumValues, constValue, properties, required, items
-        case swiftType, prefixItems, inexpressible
+        case swiftType, prefixItems, inexpressible, alternatives
         case constraint(FormConstraint)
     }
 
@@ -42,7 +45,10 @@ struct FieldSchema {
         case "const": .constValue
         case "x-swift-type": .swiftType
         case "prefixItems": .prefixItems
-        case "oneOf", "anyOf", "allOf", "not", "patternProperties": .inexpressible
+        case "oneOf", "anyOf": .alternatives
+        case "allOf", "not", "patternProperties", "if", "dependentSchemas", "propertyNames", "contains",
+            "unevaluatedProperties", "unevaluatedItems", "$dynamicRef":
+            .inexpressible
         default: FormConstraint(keyword: key).map(Keyword.constraint)
         }
     }
@@ -64,12 +70,38 @@ struct FieldSchema {
             case .items?: Self.keep(&items, value)
             case .swiftType?: Self.keep(&swiftType, value)
             case .prefixItems?: hasPrefixItems = true
-            case .inexpressible?: isInexpressible = true
+            case .inexpressible?: inexpressibleKeyword = inexpressibleKeyword ?? key
+            case .alternatives?:
+                if choices == nil, let options = Self.constantChoices(value) {
+                    choices = options
+                } else {
+                    inexpressibleKeyword = inexpressibleKeyword ?? key
+                }
             case .constraint(let constraint)?:
                 if self[constraint] == nil { constraints.append((constraint, value)) }
             }
         }
     }
+
+    /// The options of `[{"const": v, "title": t}, …]`: branches that hold one constant and
+    /// nothing but words about it; nil for any other list.
+    private static func constantChoices(_ value: JSONValue) -> [FormOption]? {
+        guard case .array(let branches) = value, !branches.isEmpty else { return nil }
+        var options: [FormOption] = []
+        for branch in branches {
+            guard case .object(let object) = branch, let constant = object["const"],
+                object.members.allSatisfy({ Self.constantBranchKeys.containsExactly($0.key) })
+            else { return nil }
+            let title = object["title"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            options.append(FormOption(value: constant, label: title ?? Humanizer.label(for: constant)))
+        }
+        return options
+    }
+
+    private static let constantBranchKeys = ["const", "title", "description"]
+
+    /// Whether the shape depends on several schemas at once.
+    var isInexpressible: Bool { inexpressibleKeyword != nil }
 
     private static func keep(_ slot: inout JSONValue?, _ value: JSONValue) {
         if slot == nil { slot = value }
@@ -102,7 +134,8 @@ struct FieldSchema {
         items = items ?? target.items
         swiftType = swiftType ?? target.swiftType
         hasPrefixItems = hasPrefixItems || target.hasPrefixItems
-        isInexpressible = isInexpressible || target.isInexpressible
+        inexpressibleKeyword = inexpressibleKeyword ?? target.inexpressibleKeyword
+        choices = choices ?? target.choices
         constraints += target.constraints.filter { self[$0.constraint] == nil }
     }
 }

@@ -44,13 +44,17 @@ struct FieldUse {
     /// The shape's title, else the name made readable.
     let label: String
     let isRequired: Bool
+    /// A content field the root `required` lists: a journey may leave it, but the app's
+    /// ContentState cannot decode an update without it.
+    var isNeededByApp = false
     let shape: FieldShape
 }
 
 extension FieldShape {
     /// The keys that follow `label` in the form's fixed key order, `required` left out: `type`,
     /// `widget`, then only those optional keys that say something: `description`, `default`,
-    /// `options`, `nullable`, `constraints`, `encoding`. Returns where `required` goes. It reads
+    /// `options`, `nullable`, `constraints`, `encoding`, `fallback_reason`. Returns where
+    /// `required` (and `needed_by_app`) go. It reads
     /// the traits in place: a copy of them would retain every member.
     func writeKeys(into out: inout [UInt8]) -> Int {
         out.append(literal: #","type":"#)
@@ -85,6 +89,10 @@ extension FieldShape {
         if let encoding = traits.encoding {
             out.append(literal: #","encoding":"#)
             JSONWriter.writeString(encoding.rawValue, into: &out)
+        }
+        if let reason = traits.fallbackReason {
+            out.append(literal: #","fallback_reason":"#)
+            JSONWriter.writeString(reason, into: &out)
         }
         return requiredOffset
     }

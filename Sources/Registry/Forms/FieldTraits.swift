@@ -12,14 +12,19 @@ struct FieldTraits {
     var isNullable = false
     var constraints = JSONObject()
     var encoding: FormValueEncoding?
+    /// Why the field is a raw JSON editor, when the schema says more than one editor can show.
+    var fallbackReason: String?
 
-    /// A raw JSON editor with nothing said about it: a schema that is not an object, or one
-    /// nested too deep.
-    init() {}
+    /// A raw JSON editor, saying why when there is more to say than that the schema allows
+    /// anything.
+    init(fallbackReason: String? = nil) {
+        self.fallbackReason = fallbackReason
+    }
 
     /// The author's own words for the field, which apply even when its type cannot be shown,
     /// on a raw JSON editor.
-    init(annotatedFrom schema: borrowing FieldSchema) {
+    init(annotatedFrom schema: borrowing FieldSchema, fallbackReason: String? = nil) {
+        self.fallbackReason = fallbackReason
         if case .string(let title)? = schema.title, !title.isEmpty { self.title = title }
         if case .string(let text)? = schema.description { description = text }
         defaultValue = schema.defaultValue
@@ -29,21 +34,32 @@ struct FieldTraits {
     /// nested fields the describer adds: a `group`'s properties or a `list`'s item.
     init(describing schema: borrowing FieldSchema) {
         self.init(annotatedFrom: schema)
-        guard !schema.isInexpressible else { return }
-        var options: [JSONValue]?
-        if let values = schema.enumValues {
-            guard case .array(let values) = values, !values.isEmpty else { return }
-            options = values
-        } else if let value = schema.constValue {
-            options = [value]
+        if let keyword = schema.inexpressibleKeyword {
+            fallbackReason = "\(keyword) makes the value's shape depend on several schemas, which one editor cannot show"
+            return
         }
-        guard let (type, isNullable) = FormFieldType.declared(in: schema, options: options) else { return }
+        var options: [FormOption]?
+        if let values = schema.enumValues {
+            guard case .array(let values) = values, !values.isEmpty else {
+                fallbackReason = "enum is not a non-empty list of values"
+                return
+            }
+            options = values.map { FormOption(value: $0, label: Humanizer.label(for: $0)) }
+        } else if let value = schema.constValue {
+            options = [FormOption(value: value, label: Humanizer.label(for: value))]
+        } else if let choices = schema.choices {
+            options = choices
+        }
+        guard let (type, isNullable) = FormFieldType.declared(in: schema, options: options?.map(\.value)) else {
+            fallbackReason = Self.untypedReason(schema)
+            return
+        }
         self.type = type
         self.isNullable = isNullable
         constraints = schema.formConstraints
         if let options {
             widget = .select
-            self.options = options.map { FormOption(value: $0, label: Humanizer.label(for: $0)) }
+            self.options = options
             return
         }
         switch type {
@@ -66,6 +82,17 @@ struct FieldTraits {
             widget = .toggle
         case .any:
             break
+        }
+    }
+
+    /// Why no one type could be named; nil when the schema simply allows any value.
+    private static func untypedReason(_ schema: borrowing FieldSchema) -> String? {
+        switch schema.type {
+        case nil: nil
+        case .array(let names)?:
+            "type allows several types (\(names.map { JSONWriter.string($0) }.joined(separator: ", ")))"
+        case let type?:
+            "type \(JSONWriter.string(type)) is not one JSON Schema type"
         }
     }
 

@@ -29,6 +29,8 @@ extension FormField {
         isNullable = traits.isNullable
         constraints = traits.constraints
         encoding = traits.encoding
+        fallbackReason = traits.fallbackReason
+        isNeededByApp = use.isNeededByApp
         switch use.shape.children {
         case .none: break
         case .fields(let uses): children = .fields(uses.fields(under: path))

@@ -15,6 +15,9 @@ public struct FormField: Sendable, Equatable {
     /// Whether a journey must fill the field: never for content state, which a journey may
     /// leave untouched.
     public internal(set) var isRequired: Bool
+    /// A content field the schema's root `required` lists: a journey may leave it out, but the
+    /// app's ContentState cannot decode an update without it, so builders should ask for it.
+    public internal(set) var isNeededByApp: Bool
     /// The schema's `description`, shown as help beside the input.
     public internal(set) var description: String?
     /// The schema's `default`, verbatim, so number lexemes such as `1.50` survive.
@@ -28,6 +31,8 @@ public struct FormField: Sendable, Equatable {
     public internal(set) var constraints: JSONObject
     /// How a `datetime` value is written when it is not a string.
     public internal(set) var encoding: FormValueEncoding?
+    /// Why the field is a raw `json` editor, when the schema says more than it can show.
+    public internal(set) var fallbackReason: String?
     /// Nested fields of a `group`, or the item of a `list`.
     public internal(set) var children: FormFieldChildren
 
@@ -39,12 +44,14 @@ public struct FormField: Sendable, Equatable {
         self.type = .any
         self.widget = .json
         self.isRequired = isRequired
+        self.isNeededByApp = false
         self.description = nil
         self.defaultValue = nil
         self.options = []
         self.isNullable = false
         self.constraints = JSONObject()
         self.encoding = nil
+        self.fallbackReason = nil
         self.children = .none
     }
 }

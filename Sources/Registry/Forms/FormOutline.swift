@@ -12,7 +12,8 @@ struct FormOutline {
 
     init(_ document: SchemaDocument) {
         var describer = FieldDescriber(document: document)
-        content = describer.sectionUses(of: document.contentProperties, required: [])
+        content = describer.sectionUses(
+            of: document.contentProperties, required: [], neededByApp: document.root.requiredNames)
         attributes = document.attributesProperties.map {
             describer.sectionUses(of: $0, required: document.attributesRequired)
         }

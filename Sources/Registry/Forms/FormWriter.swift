@@ -90,6 +90,7 @@ private struct FieldsWriter {
         let own =
             #"{"name":"","path":"","label":"",}"#.utf8.count + escapedName + JSONWriter.escapedCount(of: use.label)
             + (use.isRequired ? #""required":true"# : #""required":false"#).utf8.count
+            + (use.isNeededByApp ? #","needed_by_app":true"#.utf8.count : 0)
         return (own + shape.bytes, 1 + shape.fieldsBelow)
     }
 
@@ -151,6 +152,7 @@ private struct FieldsWriter {
         keys.withUnsafeBufferPointer { keys in
             out.append(contentsOf: UnsafeBufferPointer(rebasing: keys[shape.keys.lowerBound..<shape.requiredOffset]))
             out.append(literal: use.isRequired ? #","required":true"# : #","required":false"#)
+            if use.isNeededByApp { out.append(literal: #","needed_by_app":true"#) }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: keys[shape.requiredOffset..<shape.keys.upperBound]))
         }
         switch use.shape.children {

@@ -10,7 +10,7 @@ struct ShapeDependence {
     var fieldCount = 0
     /// The references followed inside, including the field's own. Under a use that is already
     /// expanding one of them, describing the schema again would stop at it.
-    var references: [String] = []
+    var references = ReferenceSet()
     /// The position in the stack of active references of the outermost reference that stopped
     /// a cycle inside. At or beyond the position the stack had where the description began,
     /// the cycle is its own and recurs wherever it is used; before it, the cycle depends on
@@ -23,9 +23,7 @@ struct ShapeDependence {
     mutating func include(_ nested: ShapeDependence) {
         height = max(height, nested.height + 1)
         fieldCount += nested.fieldCount + 1
-        for reference in nested.references where !references.containsExactly(reference) {
-            references.append(reference)
-        }
+        references.formUnion(nested.references)
         outermostCyclePosition = min(outermostCyclePosition, nested.outermostCyclePosition)
         isCut = isCut || nested.isCut
     }
@@ -34,9 +32,7 @@ struct ShapeDependence {
     mutating func merge(_ group: ShapeDependence) {
         height = max(height, group.height)
         fieldCount += group.fieldCount
-        for reference in group.references where !references.containsExactly(reference) {
-            references.append(reference)
-        }
+        references.formUnion(group.references)
         outermostCyclePosition = min(outermostCyclePosition, group.outermostCyclePosition)
         isCut = isCut || group.isCut
     }
