@@ -109,6 +109,29 @@ public struct ValidationFailure: Sendable, Equatable {
         self.message = message
         self.swiftType = swiftType
     }
+
+    /// Texts and keys compared by bytes (Unicode scalars), as names are compared everywhere.
+    public static func == (lhs: ValidationFailure, rhs: ValidationFailure) -> Bool {
+        lhs.keyword.hasSameBytes(as: rhs.keyword) && lhs.schemaPath.hasSameBytes(as: rhs.schemaPath)
+            && lhs.message.hasSameBytes(as: rhs.message)
+            && sameBytes(lhs.swiftType, rhs.swiftType)
+            && lhs.instancePath.count == rhs.instancePath.count
+            && zip(lhs.instancePath, rhs.instancePath).allSatisfy { pair in
+                switch pair {
+                case (.key(let l), .key(let r)): l.hasSameBytes(as: r)
+                case (.index(let l), .index(let r)): l == r
+                default: false
+                }
+            }
+    }
+
+    private static func sameBytes(_ lhs: String?, _ rhs: String?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): true
+        case (let l?, let r?): l.hasSameBytes(as: r)
+        default: false
+        }
+    }
 }
 
 /// Why a schema document cannot be compiled, and where (`path` is a JSON pointer into it).

@@ -146,6 +146,13 @@ extension SchemaEvaluator {
         return found
     }
 
+    /// How far a failed branch is from matching, to pick the one worth showing: a branch whose
+    /// `type` does not even fit the value is farther than any number of other failures.
+    private static func distance(_ output: EvaluationOutput, at path: [JSONPathComponent]) -> Int {
+        let wrongType = output.failures.contains { $0.keyword.hasSameBytes(as: "type") && $0.instancePath == path }
+        return output.failures.count + (wrongType ? 1_000_000 : 0)
+    }
+
     /// The applicators that evaluate subschemas against the same value. Failures of a branch
     /// that is only tried (anyOf, oneOf) are reported for the closest branch, after the
     /// applicator's own failure.
@@ -168,7 +175,7 @@ extension SchemaEvaluator {
                     matched.append(index)
                     kept.merge(evaluated)
                     out.formatMismatches += scratch.formatMismatches
-                } else if closest == nil || scratch.failures.count < closest!.failures.count {
+                } else if closest == nil || Self.distance(scratch, at: path) < Self.distance(closest!, at: path) {
                     closest = scratch
                 }
             }
