@@ -33,7 +33,8 @@ struct SchemaCompiler {
         self.root = root
         self.embeddedSchemas = embeddedSchemas
         self.limits = limits
-        if case .string(let uri) = root["$schema"] {
+        if let declared = root["$schema"] {
+            guard case .string(let uri) = declared else { throw Self.mustBe("a string (the dialect's URI)", "$schema", at: "") }
             guard let named = SchemaDialect(uri: uri) else { throw Self.unknownDialect(uri, at: "/$schema") }
             dialect = named
         } else {

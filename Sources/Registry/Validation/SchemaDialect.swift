@@ -42,7 +42,7 @@ public enum SchemaDialect: Sendable, Equatable {
         (shared + [
             "$anchor", "$dynamicAnchor", "$dynamicRef", "$defs", "$vocabulary",
             "dependentSchemas", "prefixItems", "unevaluatedItems", "unevaluatedProperties",
-            "maxContains", "minContains", "dependentRequired", "deprecated", "contentSchema",
+            "maxContains", "minContains", "dependentRequired", "deprecated", "contentSchema", "dependencies",
         ]).map(ExactName.init))
 
     private static let keywords7 = Set((shared + ["additionalItems", "dependencies"]).map(ExactName.init))

@@ -162,7 +162,10 @@ struct KeywordReader {
                 add("dependentRequired", .dependentRequired(lists))
             }
             if let members = try schemaMap("dependentSchemas", into: &compiler) { add("dependentSchemas", .dependentSchemas(members)) }
-        } else if let value = object["dependencies"] {
+        }
+        // Draft 7's `dependencies`, which 2020-12 split in two, is honoured in both dialects so
+        // schemas written for older generators keep their meaning.
+        if let value = object["dependencies"] {
             guard case .object(let members) = value else { throw SchemaCompiler.mustBe("an object", "dependencies", at: pointer) }
             var lists: [(String, [String])] = []
             var schemas: [(String, Int)] = []
