@@ -4,7 +4,7 @@ import Testing
 /// What an app built against an older version fails on when it receives data shaped by a new one.
 @Suite struct CompatibilityTests {
     private func problems(_ old: String, _ new: String, oldVersion: Int32 = 1) throws -> [CompatibilityProblem] {
-        try Compatibility.problems(from: SchemaRules.validate(old), oldVersion: oldVersion, to: SchemaRules.validate(new))
+        try Compatibility.problems(from: SchemaRules.readStored(old), oldVersion: oldVersion, to: SchemaRules.readStored(new))
     }
 
     private func content(_ properties: String) -> String {

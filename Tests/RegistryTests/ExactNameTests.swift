@@ -147,7 +147,7 @@ private func exact(_ names: [String]) -> [ExactName] { names.map(ExactName.init)
         let problems = result.problems.map { "\($0.severity.rawValue) \($0.path): \($0.message)" }
         #expect(
             exact(problems) == exact([
-                "warning content-state.\(composed): is missing; the schema's required list says the app's ContentState may not decode without it",
+                "error content-state.\(composed): is required: the app's ContentState cannot decode an update without it",
                 "warning content-state[\"\(decomposed)\"]: is not declared in the schema; ActivityKit ignores it",
                 "error attributes.Caf\(composed): is required at start and must not be empty",
                 "warning attributes[\"Caf\(decomposed)\"]: is not declared in the schema; ActivityKit ignores it",

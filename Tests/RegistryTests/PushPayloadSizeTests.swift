@@ -41,7 +41,7 @@ import Testing
         for property in [
             #"{"type":"string"}"#, #"{"type":"array","items":{"type":"integer"}}"#, #"{"type":"array","maxItems":2}"#,
             #"{"type":"object"}"#, #"{"type":"object","properties":{},"additionalProperties":{"type":"integer"}}"#,
-            #"{"description":"anything"}"#, #"{"type":"date"}"#, ##"{"$ref":"#/$defs/missing"}"##,
+            #"{"description":"anything"}"#, #"{"type":"date"}"#,
         ] {
             let schema = try pushSchema(#"{"type":"object","properties":{"x":\#(property)}}"#)
             #expect(PayloadSizeEstimator.maxContentStateBytes(of: schema) == nil, "\(property)")

@@ -119,12 +119,16 @@ func pushObject(_ text: String) throws -> JSONObject {
         #expect(result.problems.isEmpty)
     }
 
-    @Test func anUncompilablePatternIsAWarningNotAnError() throws {
-        let schema = try pushSchema(#"{"type":"object","properties":{"code":{"type":"string","pattern":"(["}}}"#)
-        let result = PushValueChecker.check(schema, event: .update, contentState: ["code": "x"], attributes: nil)
-        #expect(result.valid)
-        #expect(result.problems.map(\.severity) == [.warning])
-        #expect(result.problems.first?.message.contains("not checked against pattern") == true)
+    /// A pattern that is not ECMA-262 is refused at publish; a version stored before that rule
+    /// cannot have its values checked, and the check says so rather than calling them valid.
+    @Test func anUncompilablePatternIsRefusedAtPublishAndUncheckedWhenStored() throws {
+        let text = #"{"type":"object","properties":{"code":{"type":"string","pattern":"(["}}}"#
+        #expect(throws: RegistryError.self) { try SchemaRules.validate(text) }
+        let stored = try SchemaRules.readStored(text)
+        let result = PushValueChecker.check(stored, event: .update, contentState: ["code": "x"], attributes: nil)
+        #expect(!result.valid)
+        #expect(result.problems.map(\.path) == ["content-state"])
+        #expect(result.problems.first?.message.hasPrefix("cannot be checked: the schema no longer compiles (jsonSchema.properties.code.pattern: ") == true)
     }
 
     @Test func numericBoundsAndMultiplesAreChecked() throws {
@@ -146,10 +150,10 @@ func pushObject(_ text: String) throws -> JSONObject {
         let result = try check(#"{"gate":"B1","legs":[{"gate":"A"},{"gate":"B"},{"gate":7,"stops":1.5},{"stops":0}]}"#)
         #expect(
             paths(result) == [
-                "content-state.legs", "content-state.legs[2].gate", "content-state.legs[2].stops",
-                "content-state.legs[3].gate",
+                "content-state.legs[2].gate", "content-state.legs[2].stops", "content-state.legs[3].gate",
+                "content-state.legs",
             ])
-        #expect(result.problems.last?.message == "is required")
+        #expect(result.problems[2].message == "is required")
     }
 
     @Test func nestedObjectPropertiesAndRequiredAreChecked() throws {
@@ -161,16 +165,17 @@ func pushObject(_ text: String) throws -> JSONObject {
         #expect(paths(result) == ["content-state.driver.name", "content-state.driver.car.plate"])
     }
 
-    @Test func cyclicReferenceIsUncheckedNotAHang() throws {
+    /// A reference that leads nowhere is refused at publish; one that only leads back to
+    /// itself is a schema JSON Schema allows, and checking a value against it ends.
+    @Test func referencesThatLeadNowhereAreRefusedAndCyclesEnd() throws {
+        #expect(throws: RegistryError.self) {
+            try pushSchema(##"{"type":"object","properties":{"b":{"$ref":"#/$defs/missing"}}}"##)
+        }
         let schema = try pushSchema(
-            ##"{"type":"object","properties":{"a":{"$ref":"#/$defs/A"},"b":{"$ref":"#/$defs/missing"}},"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}"##
+            ##"{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}"##
         )
-        let result = PushValueChecker.check(schema, event: .update, contentState: ["a": 1, "b": 2], attributes: nil)
-        #expect(result.valid)
-        #expect(result.problems.map(\.path) == ["content-state.a", "content-state.b"])
-        #expect(result.problems.map(\.severity) == [.warning, .warning])
-        #expect(result.problems[0].message.contains("cyclic"))
-        #expect(result.problems[1].message.contains("cannot be resolved"))
+        let result = PushValueChecker.check(schema, event: .update, contentState: ["a": 1], attributes: nil)
+        #expect(result.problems.count <= 1)
     }
 
     @Test func recursiveSchemasFollowTheValue() throws {
@@ -197,10 +202,15 @@ func pushObject(_ text: String) throws -> JSONObject {
         #expect(result.problems == [.init(path: "content-state.scores.away", message: "must be integer, not string", severity: .error)])
     }
 
-    @Test func missingRootRequiredContentFieldIsOnlyAWarning() throws {
+    /// The root `required` lists the ContentState properties that are not optional: without
+    /// one, the app's decoder fails the whole update.
+    @Test func missingRootRequiredContentFieldIsAnError() throws {
         let result = try check(#"{"status":"boarding"}"#)
-        #expect(result.valid)
-        #expect(paths(result, .warning) == ["content-state.gate"])
+        #expect(!result.valid)
+        #expect(
+            result.problems == [
+                .init(path: "content-state.gate", message: "is required: the app's ContentState cannot decode an update without it", severity: .error)
+            ])
     }
 
     @Test func requiredAttributeMustBePresentAndNonEmptyAtStart() throws {

@@ -100,7 +100,7 @@ import Testing
     ]
 
     @Test(arguments: cases) func eachPropertyChangeIsReportedAndJudgedByTheCompatibilityCheck(_ testCase: Case) throws {
-        let diff = SchemaDiff(from: try SchemaRules.validate(testCase.old), oldVersion: 1, to: try SchemaRules.validate(testCase.new))
+        let diff = SchemaDiff(from: try SchemaRules.readStored(testCase.old), oldVersion: 1, to: try SchemaRules.readStored(testCase.new))
         let found = diff.changes.map {
             Expected(path: $0.path, change: $0.kind.rawValue, property: $0.property, breaking: $0.isBreaking)
         }
@@ -118,8 +118,8 @@ import Testing
 
     @Test func changesCarryOldAndNewValues() throws {
         let diff = SchemaDiff(
-            from: try SchemaRules.validate(Self.content(#"{"status":{"type":"string","enum":["a"]}}"#)), oldVersion: 4,
-            to: try SchemaRules.validate(Self.content(#"{"status":{"type":"string","enum":["a","b"]}}"#)))
+            from: try SchemaRules.readStored(Self.content(#"{"status":{"type":"string","enum":["a"]}}"#)), oldVersion: 4,
+            to: try SchemaRules.readStored(Self.content(#"{"status":{"type":"string","enum":["a","b"]}}"#)))
         let change = try #require(diff.changes.first)
         #expect(change.jsonValue["old"] == .array(["a"]))
         #expect(change.jsonValue["new"] == .array(["a", "b"]))

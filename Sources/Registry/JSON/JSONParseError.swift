@@ -22,6 +22,19 @@ public enum JSONPathComponent: Sendable, Equatable {
     case key(String)
     case index(Int)
 
+    /// Renders a JSON pointer (RFC 6901, `/properties/a~1b/items/0`) the way `render` writes a
+    /// path. A token of digits reads as an index, which is what it is in every schema array.
+    public static func render(pointer: String, prefix: String = "") -> String {
+        guard !pointer.isEmpty else { return prefix }
+        let tokens = pointer.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let components: [JSONPathComponent] = tokens.map { scalars in
+            let token = String(String.UnicodeScalarView(scalars)).unescapingPointerToken
+            if let index = Int(token), index >= 0, token.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return .index(index) }
+            return .key(token)
+        }
+        return render(components, prefix: prefix)
+    }
+
     /// Renders components as `a.b[2].c`; keys that are not plain names are quoted (`["a.b"]`).
     public static func render(_ components: some Sequence<JSONPathComponent>, prefix: String = "") -> String {
         var out = prefix

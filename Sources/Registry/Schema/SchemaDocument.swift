@@ -12,6 +12,9 @@ public struct SchemaDocument: Sendable, Equatable {
     public let attributesProperties: JSONObject?
     /// `attributes.required`, in the author's order.
     public let attributesRequired: [String]
+    /// The schema compiled once for every value check, or why it cannot be: publishing refuses
+    /// such a schema, but a version stored before a rule existed must still be served.
+    public let compiled: Result<CompiledSchema, SchemaCompileError>
 
     /// `#/$defs/…` and `#/definitions/…` targets by reference text, so resolving the usual
     /// references is one lookup instead of a scan of every definition. Keyed by scalars, as
@@ -23,6 +26,9 @@ public struct SchemaDocument: Sendable, Equatable {
         self.contentProperties = contentProperties
         self.attributesProperties = attributesProperties
         self.attributesRequired = attributesRequired
+        compiled = Result { () throws(SchemaCompileError) in
+            try CompiledSchema.compile(.object(root), embeddedSchemas: attributesProperties == nil ? [] : [Self.attributesKeyword])
+        }
         var definitions: [ExactName: JSONValue] = [:]
         for container in ["definitions", "$defs"] {
             for member in root[container]?.objectValue?.members ?? [] where !member.key.needsPointerEscaping {
@@ -32,6 +38,15 @@ public struct SchemaDocument: Sendable, Equatable {
         }
         self.definitions = definitions
     }
+
+    /// The registry's own root keyword: the ActivityAttributes schema beside the content state's.
+    public static let attributesKeyword = "attributes"
+
+    /// The registry's root keyword that asserts `format` (JSON Schema makes it an annotation).
+    public static let assertFormatsKeyword = "x-assert-formats"
+
+    /// Whether the schema opted into asserting `format`.
+    public var assertsFormats: Bool { root[Self.assertFormatsKeyword] == .bool(true) }
 
     /// What the document holds on the heap, for caches that count their memory: the parsed
     /// text (the parts split out of it share its blocks) and the definitions index.
@@ -87,7 +102,7 @@ extension String {
 
     /// A JSON pointer token with `~1` read as `/` and `~0` as `~` (RFC 6901 §4); any other `~`
     /// stays as written.
-    fileprivate var unescapingPointerToken: String {
+    var unescapingPointerToken: String {
         guard utf8.contains(UInt8(ascii: "~")) else { return self }
         var unescaped = String.UnicodeScalarView()
         var scalars = unicodeScalars.makeIterator()

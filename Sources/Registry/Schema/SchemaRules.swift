@@ -7,8 +7,19 @@ public enum SchemaRules {
     /// The root object is level 1.
     public static let maxDepth = 64
 
-    /// Parses and checks `text`, returning the document split into its two parts.
+    /// Parses and checks `text`, returning the document split into its two parts. The schema
+    /// must also compile (every reference inside the document, every pattern valid, within the
+    /// compiled size bound), since a value check needs it whole.
     public static func validate(_ text: String) throws(RegistryError) -> SchemaDocument {
+        let document = try readStored(text)
+        if case .failure(let error) = document.compiled { throw refusal(error) }
+        return document
+    }
+
+    /// Parses a text that was published already: the shape rules held then, and a schema that
+    /// a later rule refuses to compile still yields a document (its checks then say why they
+    /// cannot run).
+    public static func readStored(_ text: String) throws(RegistryError) -> SchemaDocument {
         let size = text.utf8.count
         guard size <= maxSchemaBytes else {
             throw .invalidArgument("jsonSchema is \(size) bytes; at most \(maxSchemaBytes) bytes are allowed")
@@ -20,11 +31,22 @@ public enum SchemaRules {
             let location = error.path.isEmpty ? "jsonSchema" : "jsonSchema.\(error.path)"
             throw .invalidArgument("\(location): not valid JSON: \(error.message) (byte \(error.offset))")
         }
-        return try validate(value)
+        return try shape(value)
     }
 
-    /// Checks an already parsed schema.
+    /// Checks an already parsed schema, compiling it as `validate(_ text:)` does.
     public static func validate(_ value: JSONValue) throws(RegistryError) -> SchemaDocument {
+        let document = try shape(value)
+        if case .failure(let error) = document.compiled { throw refusal(error) }
+        return document
+    }
+
+    /// The 400 for a schema that does not compile, at the path of the keyword at fault.
+    public static func refusal(_ error: SchemaCompileError) -> RegistryError {
+        .invalidArgument("\(JSONPathComponent.render(pointer: error.path, prefix: "jsonSchema")): \(error.message)")
+    }
+
+    private static func shape(_ value: JSONValue) throws(RegistryError) -> SchemaDocument {
         guard case .object(let root) = value else {
             throw .invalidArgument("jsonSchema: must be a JSON object, not \(value.typeName)")
         }

@@ -54,16 +54,17 @@ struct KeywordReader {
 
     private mutating func readValueKeywords() throws(SchemaCompileError) {
         if let value = object["type"] {
+            // A name JSON Schema does not define ("date", "String") is left out, and publishing
+            // warns about it with a suggestion (SchemaTypeNames): the registry has always
+            // accepted such schemas, and refusing them now would break their pipelines.
             let names: [String]
             switch value {
             case .string(let name): names = [name]
             case .array(let items): names = items.compactMap(\.stringValue)
             default: names = []
             }
-            guard !names.isEmpty, names.count == value.arrayValue?.count ?? 1, names.allSatisfy(Self.typeNames.containsExactly) else {
-                throw SchemaCompiler.mustBe("a type name (\(Self.typeNames.joined(separator: ", "))) or a list of them", "type", at: pointer)
-            }
-            add("type", .types(names))
+            let known = names.filter(Self.typeNames.containsExactly)
+            if !known.isEmpty { add("type", .types(known)) }
         }
         if let value = object["enum"] {
             guard case .array(let options) = value else { throw SchemaCompiler.mustBe("an array of values", "enum", at: pointer) }

@@ -39,7 +39,7 @@ final class CompatibilityOutlineCache: Sendable {
     /// the rules, or that was not read and is not cached (it is skipped).
     func compared(_ schema: EarlierSchema) -> ComparedVersion? {
         let outline = cached(schema.contentHash) {
-            schema.jsonSchema.flatMap { try? SchemaRules.validate($0) }.map(CompatibilityOutline.init(document:))
+            schema.jsonSchema.flatMap { try? SchemaRules.readStored($0) }.map(CompatibilityOutline.init(document:))
         }
         return outline.map { ComparedVersion(version: schema.version, contentHash: schema.contentHash, outline: $0) }
     }

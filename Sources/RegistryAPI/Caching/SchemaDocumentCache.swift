@@ -34,15 +34,18 @@ final class SchemaDocumentCache: Sendable {
     /// seen before is not parsed again.
     func validated(_ text: String) throws(RegistryError) -> ValidatedSchema {
         let hash = SHA256.hash(text.utf8)
-        return ValidatedSchema(document: try document(text, contentHash: hash), contentHash: hash)
+        let document = try document(text, contentHash: hash)
+        if case .failure(let error) = document.compiled { throw SchemaRules.refusal(error) }
+        return ValidatedSchema(document: document, contentHash: hash)
     }
 
     /// The document of `text`, whose SHA-256 the caller knows (from the database): validated
-    /// on first use only. Texts that break the rules are not remembered.
+    /// on first use only. Texts that break the shape rules are not remembered; a text that no
+    /// longer compiles is (stored versions stay readable), and `validated` refuses it.
     func document(_ text: String, contentHash: [UInt8]) throws(RegistryError) -> SchemaDocument {
         let key = DigestKey(bytes: contentHash)
         if let document = documents.value(for: key) { return document }
-        let document = try SchemaRules.validate(text)
+        let document = try SchemaRules.readStored(text)
         documents.insert(document, for: key, cost: Self.cost(of: document, for: key))
         return document
     }

@@ -72,7 +72,7 @@ extension SchemaVersion {
     /// failure now means damaged data: a 500, not the caller's 400.
     func document() throws(RegistryError) -> SchemaDocument {
         do {
-            return try SchemaRules.validate(jsonSchema)
+            return try SchemaRules.readStored(jsonSchema)
         } catch {
             throw .internal("stored schema no longer passes the schema rules")
         }
