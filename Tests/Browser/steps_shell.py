@@ -102,6 +102,7 @@ def sign_in_as(p, token, address=""):
     """Signs out (when signed in), opens `address` and signs in with `token`."""
     if p.find("#sign-out").is_displayed():
         p.click("#sign-out")
+        p.discard_if_asked(0.5)
     p.visible("#sign-in-view")
     go(p, address)
     p.type_into("#token-input", token)
@@ -232,14 +233,14 @@ def step_many_types_search_and_long_names(p):
             search(p, "ZqBe")
             p.wait(lambda d: sorted(sidebar_types(p)) == [n for n in names if n.startswith("ZqBeta")],
                    "the search to keep the ZqBeta types")
+            search(p, "zqbeta")  # any letter case
+            assert sorted(sidebar_types(p)) == [n for n in names if n.startswith("ZqBeta")], sidebar_types(p)
             requests = p.js("return performance.getEntriesByType('resource').map(e => e.name)"
                             ".filter(n => n.includes('/api/live_activity_types'))")
-            assert len(requests) == 1, f"typing should send one debounced request: {requests}"
-            query = urllib.parse.parse_qs(urllib.parse.urlsplit(requests[0]).query)
-            assert query.get("prefix") == ["ZqBe"] and query.get("pageSize") == ["100"], query
+            assert not requests, f"the list is searched in the page, without a request per search: {requests}"
             p.shot(f"search-{width}")
             search(p, "ZqNothing")
-            p.text_in("#types-empty", "No type starts with")
+            p.text_in("#types-empty", "No type contains")
             # A 256-character name wraps or is cut, with the whole name on hover; the page keeps its width.
             search(p, "ZqLong")
             link = p.visible(f'#types-list .type-button[data-type="{long_name}"]')
