@@ -328,6 +328,9 @@ def step_dry_run_says_what_the_findings_say(p):
         status = p.find("#check-status")
         assert "✓" not in status.text and "not compatible" in status.text, status.text
         assert "warn" in status.get_attribute("class").split(), status.get_attribute("class")
+        if width < 1000:  # the dry run is below the editor: its verdict is repeated beside Publish
+            near = p.find("#check-status-near")
+            assert near.is_displayed() and "not compatible" in near.text, near.text
         # The full diff against the newest version, while editing.
         rows = p.visible("#draft-diff-table", "the draft's changes against the newest version")
         changes = p.js("return [...document.querySelectorAll('#draft-diff-table tbody tr')].map(r => [r.dataset.path, r.dataset.change])")

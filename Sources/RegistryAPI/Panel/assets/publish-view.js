@@ -59,6 +59,10 @@ export function renderPublishView(container, options) {
   const draftNote = h('div', { id: 'draft-note' });
   const publishError = h('div', { id: 'publish-error', role: 'alert' });
   const submit = h('button', { type: 'submit', id: 'publish-submit', class: 'primary' }, 'Publish…');
+  const statusNear = h('a', {
+    href: '#publish-check', id: 'check-status-near', class: 'check-near pending',
+    onclick: (event) => { event.preventDefault(); checkArea.scrollIntoView({ block: 'start' }); checkArea.focus({ preventScroll: true }); },
+  });
 
   const form = h('form', { id: 'publish-form', class: 'publish-form', novalidate: true },
     h('div', { class: 'field' },
@@ -82,7 +86,8 @@ export function renderPublishView(container, options) {
     publishError,
     h('div', { class: 'actions' },
       submit,
-      h('button', { type: 'button', class: 'secondary', onclick: () => options.onCancel() }, 'Cancel')));
+      h('button', { type: 'button', class: 'secondary', onclick: () => options.onCancel() }, 'Cancel'),
+      statusNear));
 
   container.replaceChildren(
     h('h2', { id: 'publish-title' }, 'Publish a schema version'),
@@ -149,6 +154,8 @@ export function renderPublishView(container, options) {
     if (status) {
       status.className = 'check-status pending';
       status.textContent = 'Checking…';
+      statusNear.className = 'check-near pending';
+      statusNear.textContent = 'Dry run: Checking…';
     } else {
       setStatus('pending', 'Checking…');
     }
@@ -157,6 +164,8 @@ export function renderPublishView(container, options) {
 
   function setStatus(kind, text) {
     checkArea.replaceChildren(h('p', { class: `check-status ${kind}`, id: 'check-status' }, text));
+    statusNear.className = `check-near ${kind}`;
+    statusNear.textContent = `Dry run: ${text}`;
   }
 
   function showOutcome(outcome) {
