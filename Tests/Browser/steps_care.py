@@ -12,6 +12,8 @@ from steps_shell import (admin_cli, at_widths, current_hash, delete_all, go, iss
 
 WORDS_TYPE = None  # published by the first step
 
+PHASES = ["boarding", "departed", "landed"]
+
 # A pattern with a description, one without (the panel derives an example), a length, a
 # number, an optional switch, a URL; the root `required` lists etaMinutes: the app needs it.
 WORDS_V1 = {
@@ -23,6 +25,7 @@ WORDS_V1 = {
         "onTime": {"type": "boolean"},
         "trackingUrl": {"type": "string", "format": "uri"},
         "status": {"type": "string"},
+        "phase": {"type": "string", "enum": PHASES},
     },
     "required": ["etaMinutes"],
     "attributes": {
@@ -31,9 +34,12 @@ WORDS_V1 = {
         "required": ["flightNumber"],
     },
 }
-# Version 2 adds a field and makes `status` an integer: a Changes table with short values.
+# Version 2 adds a field, makes `status` an integer and lists more phases: a Changes table with
+# short values beside long lists of values.
 WORDS_V2 = {**WORDS_V1, "properties": {**WORDS_V1["properties"], "terminal": {"type": "string"},
-                                       "status": {"type": "integer"}}}
+                                       "status": {"type": "integer"},
+                                       "phase": {"type": "string", "enum": PHASES + [
+                                           "diverted", "cancelled", "delayed", "scheduled", "gate_open", "taxiing"]}}}
 
 
 def text_of(schema, indent=None):
@@ -368,16 +374,40 @@ def step_each_view_has_its_own_title(p):
     assert all(WORDS_TYPE in title for title in titles[1:]), titles
 
 
+# The places where a value's text wraps to a new line inside a word (a letter, digit or `_`
+# on both sides of the break), for every value of the Changes table.
+MID_WORD_BREAKS = """
+const word = (c) => /[\\w]/.test(c || '');
+return [...document.querySelectorAll('#diff-table td code')].flatMap((code) => {
+  const text = code.firstChild;
+  if (!text || text.nodeType !== Node.TEXT_NODE) return [];
+  const range = document.createRange();
+  const breaks = [];
+  let top = null;
+  for (let i = 0; i < text.length; i += 1) {
+    range.setStart(text, i);
+    range.setEnd(text, i + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect) continue;
+    if (top !== null && rect.top > top + 2 && word(text.data[i - 1]) && word(text.data[i])) {
+      breaks.push(text.data.slice(Math.max(0, i - 6), i) + '|' + text.data.slice(i, i + 6));
+    }
+    top = rect.top;
+  }
+  return breaks;
+});
+"""
+
+
 def step_changes_table_keeps_words_whole(p):
     def check(p, width):
         open_words_version(p, 2, "changes")
-        p.visible('#diff-table tr[data-path="content-state.status"]', "the status type change")
-        broken = p.js("""return [...document.querySelectorAll('#diff-table td code')]
-            .filter((c) => !/\\s/.test(c.textContent) && c.textContent.length <= 12 && c.getClientRects().length > 1)
-            .map((c) => c.textContent)""")
-        assert not broken, f"values broken mid-word at {width} px: {broken}"
+        p.visible('#diff-table tr[data-path="content-state.phase"]', "the longer list of phases")
+        broken = p.js(MID_WORD_BREAKS)
+        assert not broken, f"values broken inside a word at {width} px: {broken}"
         words = p.js("return [...document.querySelectorAll('#diff-table td code')].map((c) => c.textContent)")
         assert "string" in words and "integer" in words, words
+        assert p.horizontal_overflow() <= 0, f"{p.horizontal_overflow()} px of horizontal scrolling at {width} px"
         p.shot(f"changes-whole-words-{width}")
     at_widths(p, check)
 

@@ -69,8 +69,20 @@ export function changesTable(changes, from, to, { id = 'diff' } = {}) {
       h('td', { dataset: { label: heading(to) } }, shown(change.new, change.change === 'removed')))))))];
 }
 
+/**
+ * A value as JSON, with a space after each comma and colon of a list or object, so a long list
+ * of values wraps between them rather than inside a word.
+ */
 function shown(value, absent) {
   if (absent || value === undefined) return h('span', { class: 'muted' }, '—');
   if (value === null) return h('span', { class: 'muted' }, 'none');
-  return h('code', {}, typeof value === 'string' ? value : JSON.stringify(value));
+  return h('code', {}, typeof value === 'string' ? value : spaced(value));
+}
+
+function spaced(value) {
+  if (Array.isArray(value)) return `[${value.map(spaced).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.entries(value).map(([key, member]) => `${JSON.stringify(key)}: ${spaced(member)}`).join(', ')}}`;
+  }
+  return JSON.stringify(value);
 }
