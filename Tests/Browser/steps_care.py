@@ -371,6 +371,8 @@ def step_each_view_has_its_own_title(p):
         p.wait(lambda d: p.js("return document.title") not in titles, f"a title of its own for {place}")
         titles.append(p.js("return document.title"))
     assert len(set(titles)) == len(places), titles
+    go(p, places[0])
+    assert "on the left" not in p.visible("#welcome-text").text, "the welcome points left, where a phone has no list"
     assert all(WORDS_TYPE in title for title in titles[1:]), titles
 
 
