@@ -188,6 +188,17 @@ class Panel:
     def dialog_open(self, css):
         return self.wait(lambda d: self.js("return document.querySelector(arguments[0]).open", css), f"{css} to open")
 
+    def discard_if_asked(self, seconds=1.0):
+        """Leaving an edited publish editor asks first: discards the draft when it asks."""
+        try:
+            WebDriverWait(self.driver, seconds, poll_frequency=0.1).until(
+                lambda d: self.js("return document.querySelector('#leave-dialog').open"))
+        except TimeoutException:
+            return False
+        self.find("#leave-discard").click()
+        self.dialog_closed("#leave-dialog")
+        return True
+
     def dialog_closed(self, css):
         return self.wait(lambda d: not self.js("return document.querySelector(arguments[0]).open", css), f"{css} to close")
 

@@ -53,7 +53,8 @@ def open_sign_in_error(p):
 def open_workspace(p):
     """Signed in with the fixture type's newest version open."""
     p.driver.get(BASE + "/panel/")
-    p.js("sessionStorage.setItem(arguments[0], arguments[1])", TOKEN_KEY, TOKEN)
+    p.js("for (const key of Object.keys(sessionStorage)) if (key.startsWith('schema-registry.draft.')) sessionStorage.removeItem(key);"
+         "sessionStorage.setItem(arguments[0], arguments[1])", TOKEN_KEY, TOKEN)
     p.driver.get(BASE + "/panel/")
     p.visible("#workspace", "the workspace")
     if p.find("#application-select").get_attribute("value") != APP:
@@ -98,6 +99,21 @@ def open_publish_dialog(p):
     p.visible("#publish-check .compat-warning", "the compatibility warning")
     p.click("#publish-submit")
     p.dialog_open("#publish-dialog")
+
+
+def open_publish_draft_changes(p):
+    """The editor with an edited draft: the headline, the findings and the draft's changes."""
+    open_workspace(p)
+    p.click("#new-version")
+    p.paste_into("#publish-schema", SCHEMA_V2)
+    p.visible("#draft-diff-table", "the draft's changes against the newest version")
+
+
+def open_leave_dialog(p):
+    """Leaving an edited editor: the question, with the draft kept or discarded."""
+    open_publish_draft_changes(p)
+    p.click(f'#types-list .type-button[data-type="{A11Y_TYPE}"]')
+    p.dialog_open("#leave-dialog")
 
 
 def open_delete_dialog(p):
@@ -173,6 +189,8 @@ VIEWS = [
     View("version-policy-form", open_policy_form),
     View("publish-editor", open_publish_editor),
     View("publish-dialog", open_publish_dialog, full_page=False),
+    View("publish-draft-changes", open_publish_draft_changes),
+    View("leave-dialog", open_leave_dialog, full_page=False),
     View("delete-dialog", open_delete_dialog, full_page=False),
     View("audit-trail", open_audit_trail),
     View("unavailable-retry", open_unavailable),
@@ -211,6 +229,12 @@ def step_a11y_checks_catch_the_known_defects(p):
         """)
         found = [line for line in axe_violations(p) if line.startswith("color-contrast ") and "#a11y-canary" in line]
         assert found, "axe did not report white on #ff8a80"
+        # The default rule set runs too: an invalid autocomplete value is autocomplete-valid (serious).
+        p.js("const i = document.createElement('input'); i.id = 'a11y-canary-input'; i.setAttribute('aria-label', 'canary');"
+             "i.setAttribute('autocomplete', 'flight-number'); document.querySelector('#version-view').append(i);")
+        found = [line for line in axe_violations(p) if line.startswith("autocomplete-valid ") and "#a11y-canary-input" in line]
+        assert found, "axe did not report autocomplete=\"flight-number\" (autocomplete-valid)"
+        p.js("document.querySelector('#a11y-canary-input').remove()")
         problem = focus_ring_problem(p.js(FOCUS_PROBE))
         assert problem and "2.08:1" in problem, f"the #f0a500 ring on white was not caught: {problem}"
         for scheme in SCHEMES:

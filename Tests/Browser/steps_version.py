@@ -134,14 +134,17 @@ def step_version_page_preview_push(p):
         Select(version_field(p, "content-state.status")).select_by_visible_text("Boarding")
         p.type_into("#preview-bundle", "com.example.flights")
         p.type_into("#preview-activity-id", "flight-LH402")
+        # The alert's defaults come from the type's name, not one flight text for every type.
+        title, content = p.find("#preview-title").get_attribute("value"), p.find("#preview-content").get_attribute("value")
+        assert (title, content) == ("Try Flight update", "Try Flight: new details"), (title, content)
         p.click("#preview-push")
         p.text_in("#preview-result", "would be accepted")
         payload = p.visible("#preview-payload").get_attribute("textContent")
         status, body, _ = api("POST", "/api/live_activities:preview", {
-            "application": APP, "bundle_id": "com.example.flights", "schema_version": 1, "title": "Your flight",
-            "content": "Boarding soon", "live_activity_id": "flight-LH402", "apns_priority": 10,
+            "application": APP, "bundle_id": "com.example.flights", "schema_version": 1, "title": title,
+            "content": content, "live_activity_id": "flight-LH402", "apns_priority": 10,
             "live_activity": {"event": "start", "attributes-type": TRY_TYPE,
-                              "content-state": {"gate": "B12", "status": "boarding", "wifi": False},
+                              "content-state": {"gate": "B12", "status": "boarding"},
                               "attributes": {"flightNumber": "LH 402"}}})
         assert status == 200 and body["valid"], body
         expected = body["request"]
@@ -232,6 +235,10 @@ def step_version_page_policy(p):
         p.type_into("#policy-floor-input", str(floor))
         assert not p.unlabelled_controls(), p.unlabelled_controls()
         p.click("#policy-save")
+        p.dialog_open("#confirm-dialog")  # saving asks first, naming what changes
+        assert "reject" in p.find("#confirm-dialog").text, p.find("#confirm-dialog").text
+        p.click("#confirm-ok")
+        p.dialog_closed("#confirm-dialog")
         p.text_in("#policy-message", "Saved")
         p.text_in("#policy-source", "set for this type")
         p.text_in("#policy-floor", str(floor))
@@ -361,6 +368,7 @@ def step_publishing_warns_and_keeps_the_report(p):
         p.click('#publish-dialog button[value="cancel"]')
         p.dialog_closed("#publish-dialog")
         p.click("#publish-form .actions button.secondary")  # Cancel
+        assert p.discard_if_asked(), "leaving the edited editor did not ask"
         p.visible("#version-view")
 
     at_phone_width(p, on_phone)
@@ -373,7 +381,7 @@ def step_publishing_under_a_refusing_policy_shows_the_report(p):
     assert status == 200, body
     breaking = text_of({**TRY_V4, "properties": {"status": TRY_V4["properties"]["status"]}})
 
-    def refused_in_the_dry_run():
+    def refused_in_the_dry_run(shot):
         open_version(p, TRY_TYPE, 4)
         p.click("#new-version")
         p.visible("#publish-view")
@@ -384,15 +392,15 @@ def step_publishing_under_a_refusing_policy_shows_the_report(p):
         p.click("#publish-submit")
         p.text_in("#publish-error", "Fix the problems")
         assert not p.js("return document.querySelector('#publish-dialog').open"), "no confirmation for a refused schema"
+        p.shot(shot)
+        p.click("#publish-form .actions button.secondary")  # Cancel
+        assert p.discard_if_asked(), "leaving the edited editor did not ask"
 
     try:
-        refused_in_the_dry_run()
-        p.shot("publish-refused")
+        refused_in_the_dry_run("publish-refused")
 
         def on_phone():
-            refused_in_the_dry_run()
-            p.shot("publish-refused-phone")
-            p.click("#publish-form .actions button.secondary")  # Cancel
+            refused_in_the_dry_run("publish-refused-phone")
 
         at_phone_width(p, on_phone)
     finally:

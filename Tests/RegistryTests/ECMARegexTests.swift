@@ -116,6 +116,22 @@ import Testing
         #expect(long <= short * 2 + regex.instructionCount * 4)
     }
 
+    /// A lookahead may read to the end at every position (scalars² steps): the budget ends it.
+    @Test func aQuadraticLookaheadEndsInNilNotAStall() throws {
+        let regex = try ECMARegex("(?=a*x)")
+        var budget = 1_000_000
+        #expect(regex.search(String(repeating: "a", count: 10_000), budget: &budget) == nil)
+        var enough = 10_000_000
+        #expect(regex.search(String(repeating: "a", count: 100) + "x", budget: &enough) == true)
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = String(repeating: "(", count: 100) + "a" + String(repeating: ")", count: 100)
+        #expect(refuses(deep) == nil)
+        let deeper = String(repeating: "(?:", count: 101) + "a" + String(repeating: ")", count: 101)
+        #expect(refuses(deeper)?.contains("nested") == true)
+    }
+
     @Test func anExhaustedBudgetAnswersNil() throws {
         let regex = try ECMARegex(#"^(a+)+$"#)
         var budget = 100

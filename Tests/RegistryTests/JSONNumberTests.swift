@@ -34,6 +34,11 @@ import Testing
         #expect(n("1e1000000000") < n("1e1000000001"))
         #expect(n("1e99999999999999999999999") < n("1e100000000000000000000000"), "exponents beyond Int64")
         #expect(n("2e99999999999999999999999") > n("1e99999999999999999999999"))
+        #expect(n("10e99999999999999999") == n("1e100000000000000000"), "across the Int/digits boundary of exponents")
+        #expect(Set([n("10e99999999999999999"), n("1e100000000000000000")]).count == 1)
+        #expect(n("1e99999999999999999") < n("1e100000000000000000"))
+        #expect(n("1e-100000000000000000") < n("1e-99999999999999999"))
+        #expect(n("1e-100000000000000000").isMultiple(of: n("1e-100000000000000001")) == true)
     }
 
     @Test func multipleOfIsExact() {

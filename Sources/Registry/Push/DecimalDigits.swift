@@ -88,42 +88,72 @@ struct DecimalDigits: Hashable, Sendable {
 }
 
 /// A signed integer of any size, for exponents: `1e1000000000000000000000` is a JSON number.
+/// Exponents that fit in ±10^17 (all but adversarial ones) stay an `Int`, so comparing
+/// ordinary numbers allocates nothing for them.
 struct BigExponent: Hashable, Comparable, Sendable {
-    let negative: Bool
-    let magnitude: DecimalDigits
-
-    init(negative: Bool, magnitude: DecimalDigits) {
-        self.negative = negative && !magnitude.isZero
-        self.magnitude = magnitude
+    private enum Storage: Hashable {
+        case small(Int)
+        case big(negative: Bool, magnitude: DecimalDigits)
     }
+
+    private static let smallLimit = 100_000_000_000_000_000
+    private let storage: Storage
 
     init(_ value: Int) {
-        self.init(negative: value < 0, magnitude: DecimalDigits(abs(value)))
+        precondition(abs(value) < Self.smallLimit * 10)
+        storage = abs(value) < Self.smallLimit
+            ? .small(value) : .big(negative: value < 0, magnitude: DecimalDigits(abs(value)))
     }
+
+    init(negative: Bool, magnitude: DecimalDigits) {
+        if magnitude.count <= 17 {
+            let value = magnitude.digits.reduce(0) { $0 * 10 + Int($1) }
+            storage = .small(negative ? -value : value)
+        } else {
+            storage = .big(negative: negative, magnitude: magnitude)
+        }
+    }
+
+    var negative: Bool {
+        switch storage {
+        case .small(let value): value < 0
+        case .big(let negative, _): negative
+        }
+    }
+
+    private var parts: (negative: Bool, magnitude: DecimalDigits) {
+        switch storage {
+        case .small(let value): (value < 0, DecimalDigits(abs(value)))
+        case .big(let negative, let magnitude): (negative, magnitude)
+        }
+    }
+
+    /// The value as an `Int` when it is below 10^17 in magnitude.
+    var smallValue: Int? { if case .small(let value) = storage { value } else { nil } }
 
     static func + (lhs: BigExponent, rhs: BigExponent) -> BigExponent {
-        if lhs.negative == rhs.negative { return BigExponent(negative: lhs.negative, magnitude: lhs.magnitude + rhs.magnitude) }
-        let order = DecimalDigits.compare(lhs.magnitude, rhs.magnitude)
+        if case .small(let l) = lhs.storage, case .small(let r) = rhs.storage { return BigExponent(l + r) }
+        let (l, r) = (lhs.parts, rhs.parts)
+        if l.negative == r.negative { return BigExponent(negative: l.negative, magnitude: l.magnitude + r.magnitude) }
+        let order = DecimalDigits.compare(l.magnitude, r.magnitude)
         if order == 0 { return BigExponent(0) }
         return order > 0
-            ? BigExponent(negative: lhs.negative, magnitude: lhs.magnitude - rhs.magnitude)
-            : BigExponent(negative: rhs.negative, magnitude: rhs.magnitude - lhs.magnitude)
-    }
-
-    /// The value as an `Int` when it has at most 18 digits.
-    var smallValue: Int? {
-        guard magnitude.count <= 18 else { return nil }
-        let value = magnitude.digits.reduce(0) { $0 * 10 + Int($1) }
-        return negative ? -value : value
+            ? BigExponent(negative: l.negative, magnitude: l.magnitude - r.magnitude)
+            : BigExponent(negative: r.negative, magnitude: r.magnitude - l.magnitude)
     }
 
     static prefix func - (value: BigExponent) -> BigExponent {
-        BigExponent(negative: !value.negative, magnitude: value.magnitude)
+        switch value.storage {
+        case .small(let small): BigExponent(-small)
+        case .big(let negative, let magnitude): BigExponent(negative: !negative, magnitude: magnitude)
+        }
     }
 
     static func < (lhs: BigExponent, rhs: BigExponent) -> Bool {
-        if lhs.negative != rhs.negative { return lhs.negative }
-        let order = DecimalDigits.compare(lhs.magnitude, rhs.magnitude)
-        return lhs.negative ? order > 0 : order < 0
+        if case .small(let l) = lhs.storage, case .small(let r) = rhs.storage { return l < r }
+        let (l, r) = (lhs.parts, rhs.parts)
+        if l.negative != r.negative { return l.negative }
+        let order = DecimalDigits.compare(l.magnitude, r.magnitude)
+        return l.negative ? order > 0 : order < 0
     }
 }

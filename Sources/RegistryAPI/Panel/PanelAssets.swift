@@ -5,11 +5,12 @@ import Registry
 /// Swift source at build time by EmbeddedFilesPlugin; this file gives their content types.
 ///
 /// The JavaScript is a handful of small ES modules loaded by `index.html`: `dom.js` (element
-/// helpers), `api.js` (the registry's HTTP API, the token in `sessionStorage`), `json-text.js`
-/// (pretty JSON keeping the published order), `form-render.js` (form descriptor → inputs),
-/// `version-view.js` (with `try-values.js`, `check-values.js`, `push-preview.js`,
-/// `diff-view.js`, `policy-view.js` and their helpers), `publish-view.js`, `dialogs.js` and
-/// `app.js` (sign-in, application, types and versions).
+/// helpers), `api.js` (the registry's HTTP API, the token in `sessionStorage`, every 401 to one
+/// handler), `json-text.js` (pretty JSON keeping the published order), `form-render.js` (form
+/// descriptor → inputs), `version-view.js` (with `try-values.js`, `check-values.js`,
+/// `push-preview.js`, `problem-words.js`, `diff-view.js`, `policy-view.js` and their helpers),
+/// `publish-view.js` (with `drafts.js` and `draft-diff.js`), `sidebar.js`, `token-status.js`,
+/// `dialogs.js`, `router.js`, `workspace.js` and `app.js` (sign-in and sign-out).
 enum PanelAssets {
     /// One served file with its precomputed strong entity tag.
     struct Asset: Sendable {

@@ -33,6 +33,9 @@ export class ApiError extends Error {
 
   get unauthenticated() { return this.status === 401; }
 
+  /** A 401 for the token the tab holds now (not one signed out already or replaced since). */
+  get forCurrentToken() { return this.token === session.token; }
+
   /** "Not found (HTTP 404, code 5)" — the kind of failure, for the message's heading. */
   get kind() {
     if (this.status === 0) return 'Network error';
@@ -46,6 +49,17 @@ export class ApiError extends Error {
     const match = /^([A-Za-z_$][\w$.-]*(?:\[\d+\])*(?:\.[\w$-]+(?:\[\d+\])*)*): (.+)$/s.exec(this.message);
     return match ? { path: match[1], text: match[2] } : { path: null, text: this.message };
   }
+}
+
+let onUnauthenticated = () => {};
+
+/**
+ * Calls `handler(error)` for every 401 of the token the tab holds, whichever view asked: a
+ * revoked or expired token signs the user out from any call, not only from the calls that
+ * check for it.
+ */
+export function whenUnauthenticated(handler) {
+  onUnauthenticated = handler;
 }
 
 async function request(method, path, { query, body, withText = false } = {}) {
@@ -70,7 +84,10 @@ async function request(method, path, { query, body, withText = false } = {}) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!response.ok) {
-    throw new ApiError(response.status, data && typeof data === 'object' ? data : { message: text.trim() || response.statusText });
+    const error = new ApiError(response.status, data && typeof data === 'object' ? data : { message: text.trim() || response.statusText });
+    error.token = token;
+    if (error.unauthenticated && error.forCurrentToken) onUnauthenticated(error);
+    throw error;
   }
   return withText ? { data: data ?? {}, text } : data ?? {};
 }
@@ -108,24 +125,6 @@ export const api = {
   /** `:diff` against version `against` (default: the previous live version). */
   diff(application, attributesType, version, against) {
     return request('GET', `${versionPath(attributesType, version)}:diff`, { query: { application, against } });
-  },
-  /** The newest live version with identical content, or null (404). */
-  async lookup(publishRequest) {
-    try {
-      return (await request('POST', '/api/live_activity_schemas:lookup', { body: publishRequest })).schema ?? null;
-    } catch (error) {
-      if (error.status === 404) return null;
-      throw error;
-    }
-  },
-  /** The version if it is live, or null (404). */
-  async schemaIfLive(application, attributesType, version) {
-    try {
-      return await this.schema(application, attributesType, version);
-    } catch (error) {
-      if (error.status === 404) return null;
-      throw error;
-    }
   },
   /** The compatibility policy in force for a type: {mode, enforce, oldest_supported_version, source, …}. */
   async policy(application, attributesType) {

@@ -2,16 +2,28 @@
 // names once signed in.
 
 import { $, h, show } from './dom.js';
-import { api, session } from './api.js';
+import { api, session, whenUnauthenticated } from './api.js';
+import { forgetToken, refusalReason, showToken } from './token-status.js';
 import { currentRoute, onRouteChange } from './router.js';
 import { failure, spinner } from './loading.js';
 import { clearMessages, complain, notify, reportFailure } from './messages.js';
-import { closeWorkspace, openWorkspace, render, setUpWorkspace } from './workspace.js';
+import { closeWorkspace, confirmSignOut, openWorkspace, render, setUpWorkspace } from './workspace.js';
 
-/** Shows an API failure; a rejected token signs the user out instead. */
+/**
+ * A 401 for the tab's token, from any call: signs out once, with the reason. Later 401s of
+ * the same token (calls still in flight) find it gone and change nothing.
+ */
+let signedIn = false; // the workspace is open (signing in reports a refused token itself)
+
+function tokenRefused(error) {
+  if (!signedIn || !session.token || !error.forCurrentToken) return;
+  signOut(refusalReason(error));
+}
+
+/** Shows an API failure; a rejected token has signed the user out already (tokenRefused). */
 function showError(error, context) {
   if (error?.unauthenticated) {
-    signOut(`The registry did not accept the API token: ${error.message}. Sign in again.`);
+    tokenRefused(error);
     return;
   }
   reportFailure(error, context);
@@ -30,7 +42,10 @@ const guarded = (context, action) => async (...args) => {
 
 /** The sign-in form; `keepToken` leaves a refused token in the field so a typo can be fixed. */
 function showSignIn(reason, { keepToken = false } = {}) {
+  signedIn = false;
   closeWorkspace();
+  forgetToken();
+  document.title = 'Sign in · Schema Registry';
   delete document.body.dataset.scope;
   show($('#workspace'), false);
   show($('#session-bar'), false);
@@ -42,6 +57,7 @@ function showSignIn(reason, { keepToken = false } = {}) {
   input.focus();
 }
 
+/** Signs out. Drafts stay in the tab (they end with it), so signing in again restores them. */
 function signOut(reason) {
   session.clear();
   clearMessages();
@@ -91,9 +107,11 @@ async function enterWorkspace({ fromSignIn = false } = {}) {
     return;
   }
   show(status, false);
+  showToken(token, { onExpired: () => { if (session.token) signOut(refusalReason(null)); } });
   if (token?.scope) document.body.dataset.scope = token.scope;
   else delete document.body.dataset.scope;
   const reachable = token?.applications ? applications.filter((app) => token.applications.includes(app.code)) : applications;
+  signedIn = true;
   show($('#session-bar'), true);
   show($('#workspace'), true);
   openWorkspace(reachable);
@@ -110,7 +128,8 @@ function start() {
   setUpWorkspace({ showError, guarded });
   onRouteChange((route) => guarded('Could not show this page', render)(route));
   $('#sign-in-form').addEventListener('submit', guarded('Could not sign in', onSignIn));
-  $('#sign-out').addEventListener('click', () => signOut());
+  $('#sign-out').addEventListener('click', async () => { if (await confirmSignOut()) signOut(); });
+  whenUnauthenticated(tokenRefused);
   if (session.token) guarded('Could not load the panel', enterWorkspace)();
   else showSignIn();
 }

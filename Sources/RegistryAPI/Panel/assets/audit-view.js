@@ -4,6 +4,7 @@
 import { h, show, timeElement, wrappable } from './dom.js';
 import { api } from './api.js';
 import { loadInto } from './loading.js';
+import { tokenName } from './token-status.js';
 
 const PAGE_SIZE = 50;
 
@@ -14,8 +15,7 @@ const ACTIONS = {
 
 function actor(event) {
   if (event.actor === 'cli') return 'the command line (schema-registry admin)';
-  const name = event.token_name ? ` “${event.token_name}”` : '';
-  return `token ${event.token_id ?? '?'}${name}`;
+  return tokenName(event.token_id, event.token_name);
 }
 
 function eventItem(event) {
@@ -59,7 +59,8 @@ export function renderAuditView(container, { application, type, isCurrent, onUna
 
   container.replaceChildren(
     h('h2', { id: 'audit-title' }, 'Audit trail of ', h('span', { class: 'type-title' }, wrappable(type))),
-    h('p', { class: 'muted' }, 'Every publish and delete of this type, newest first. Only admin tokens see this.'),
+    h('p', { class: 'muted' }, 'Every publish and delete of this type, newest first. Only admin tokens see this. ',
+      'Name tokens when issuing them (', h('code', {}, 'schema-registry admin issue-token --name …'), ') to tell them apart here.'),
     status, list, more);
   load(false);
 }

@@ -4,16 +4,20 @@
 
 import { h, debounce, errorBox, plural } from './dom.js';
 import { api } from './api.js';
-import { readValues, markProblems, clearProblems } from './form-values.js';
+import { readValues, markProblems, clearProblems, targetOf } from './form-values.js';
+import { problemSummary } from './problem-summary.js';
+import { showResult } from './result-focus.js';
 
 const RECHECK_DELAY_MS = 500;
 
 /** `{element, refresh}`: refresh re-runs the check when one was asked for already. */
 export function renderCheckValues(context) {
   const { application, schema, formElement, fields } = context;
-  const summary = h('div', { id: 'check-values-result', class: 'try-result', role: 'status', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', id: 'check-values', class: 'primary', onclick: () => { everything = true; rerun.cancel(); run(); } },
-    'Check values');
+  const summary = h('div', { id: 'check-values-result', class: 'try-result', role: 'status', 'aria-live': 'polite', tabindex: -1 });
+  const button = h('button', {
+    type: 'button', id: 'check-values', class: 'primary',
+    onclick: async () => { everything = true; rerun.cancel(); await run(); showResult(summary); },
+  }, 'Check values');
   const touched = new Set(); // names of the inputs edited so far
   let everything = false; // the button was used: mark problems of untouched fields too
   let active = false;
@@ -42,9 +46,8 @@ export function renderCheckValues(context) {
     }
     if (mine !== sequence) return; // a newer check superseded this one
     const problems = [...values.problems, ...(result.problems ?? [])];
-    const unplaced = markProblems(formElement, problems.filter(shown));
-    const placed = problems.filter(shown).length - unplaced.length;
-    summary.replaceChildren(...verdict(result.valid && values.problems.length === 0, problems, placed));
+    const placed = markProblems(formElement, problems.filter(shown), fields);
+    summary.replaceChildren(...verdict(result.valid && values.problems.length === 0, problems, placed, { fields, formElement }));
   }
 
   const rerun = debounce(run, RECHECK_DELAY_MS);
@@ -70,17 +73,18 @@ export function renderCheckValues(context) {
   return { element, refresh: () => { if (active) run(); } };
 }
 
-function verdict(valid, problems, placed) {
+/** The verdict, then every problem (those of untouched fields too) as a link to its field. */
+function verdict(valid, problems, placed, { fields, formElement }) {
   const errors = problems.filter((problem) => problem.severity !== 'warning').length;
   const warnings = problems.length - errors;
   const head = valid
     ? h('p', { class: 'check-status ok' }, '✓ The values are valid', warnings ? ` (${plural(warnings, 'warning')})` : '', '.')
     : h('p', { class: 'check-status bad' }, `✗ ${plural(errors, 'problem')}`, warnings ? `, ${plural(warnings, 'warning')}` : '', '.');
+  const beside = placed.filter((entry) => entry.target).length;
+  const targets = new Map(placed.map((entry) => [entry.problem, entry.target]));
   return [
     head,
-    placed ? h('p', { class: 'muted' }, `${placed} shown beside ${placed === 1 ? 'its field' : 'their fields'}.`) : null,
-    problems.length ? h('ul', { class: 'problems', id: 'check-values-problems' }, problems.map((problem) =>
-      h('li', { class: problem.severity === 'warning' ? 'warning' : 'error' },
-        h('code', { class: 'path' }, problem.path), ' ', problem.message))) : null,
+    beside ? h('p', { class: 'muted' }, `${beside} shown beside ${beside === 1 ? 'its field' : 'their fields'}; select one to go to its field.`) : null,
+    problemSummary(problems.map((problem) => ({ problem, target: targets.get(problem) ?? targetOf(formElement, problem.path) })), { fields, id: 'check-values-problems' }),
   ].filter(Boolean);
 }

@@ -43,3 +43,24 @@ export async function confirmPublish(title, body, { risky = false } = {}) {
   confirm.className = risky ? 'danger' : 'primary';
   return (await ask(dialog)) === 'publish';
 }
+
+/**
+ * Leaving an edited publish editor: resolves 'stay', 'leave' (the draft is kept for the next
+ * visit) or 'discard'. Escape stays.
+ */
+export async function confirmLeave(attributesType) {
+  const dialog = $('#leave-dialog');
+  $('#leave-text', dialog).replaceChildren('The editor has changes that are not published. ',
+    'The draft stays in this browser tab and comes back when you open the editor of ',
+    h('strong', {}, attributesType || 'a first schema'), ' again, unless you discard it.');
+  return (await ask(dialog)) || 'stay';
+}
+
+/** A yes/no question: `title`, `body` (nodes), the confirm button's text; true when confirmed. */
+export async function confirmAction(title, body, confirmLabel) {
+  const dialog = $('#confirm-dialog');
+  $('#confirm-title', dialog).textContent = title;
+  $('#confirm-text', dialog).replaceChildren(...body);
+  $('#confirm-ok', dialog).textContent = confirmLabel;
+  return (await ask(dialog)) === 'confirm';
+}

@@ -7,7 +7,7 @@ import { h, uniqueId, plural } from './dom.js';
 const SECTIONS = [
   {
     key: 'content', root: 'content-state', title: 'Content (ContentState)',
-    about: 'Changes while the activity runs; a journey never has to fill these.',
+    about: 'Changes while the activity runs. A journey may leave a field out, except those marked * needed by the app: the app cannot decode its content without them.',
     free: 'The schema has no root properties: a journey builder shows a raw JSON editor.',
   },
   {
@@ -25,7 +25,7 @@ export function renderForm(form, { label } = {}) {
     onsubmit: (event) => event.preventDefault(),
   });
   element.append(h('p', { class: 'muted small-print' },
-    h('span', { class: 'req', 'aria-hidden': 'true' }, '*'), ' marks a required attribute.'));
+    h('span', { class: 'req', 'aria-hidden': 'true' }, '*'), ' marks a required attribute, or a content field needed by the app.'));
   for (const section of SECTIONS) element.append(renderSection(section, form[section.key]));
   return element;
 }
@@ -58,7 +58,16 @@ export function renderField(field, rename, labelText = field.label) {
   }
 }
 
+/**
+ * The mark after a label: `*` for a required attribute; `* needed by the app` (visible, so the
+ * reason is plain) for a content field the schema's root `required` lists (`needed_by_app`):
+ * a journey may omit other content fields, but not these.
+ */
 function requiredMark(field, { spoken = false } = {}) {
+  if (field.needed_by_app === true) {
+    return h('span', { class: 'req needed-by-app', title: 'needed by the app', dataset: { neededByApp: 'true' } },
+      h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'needed-text' }, ' needed by the app'));
+  }
   if (!field.required) return null;
   return h('span', { class: 'req', title: 'required' },
     h('span', { 'aria-hidden': 'true' }, ' *'),
@@ -108,21 +117,23 @@ function control(field, name, id, hintId) {
   };
   switch (field.widget) {
     case 'text':
-      return h('input', { ...common, type: 'text', minlength: c.min_length, maxlength: c.max_length, value: defaultText(field) });
+      // No maxlength: a browser would cut what is typed and the length problem would never show.
+      return h('input', { ...common, type: 'text', value: defaultText(field) });
     case 'textarea':
-      return h('textarea', { ...common, rows: 4, minlength: c.min_length, maxlength: c.max_length, value: defaultText(field) });
+      return h('textarea', { ...common, rows: 4, value: defaultText(field) });
     case 'number':
+      // Text, not type=number: a browser empties a number input given "ten", and the
+      // problem would be a missing value instead of what was typed.
       return h('input', {
-        ...common, type: 'number', inputmode: field.type === 'integer' ? 'numeric' : 'decimal',
-        step: c.multiple_of ?? (field.type === 'integer' ? 1 : 'any'),
-        min: c.minimum ?? c.exclusive_minimum, max: c.maximum ?? c.exclusive_maximum, value: defaultText(field),
+        ...common, type: 'text', inputmode: field.type === 'integer' ? 'numeric' : 'decimal', spellcheck: 'false',
+        autocomplete: 'off', value: defaultText(field),
       });
     case 'select':
       return renderSelect(field, common);
     case 'datetime':
       return h('input', { ...common, type: DATETIME_INPUT[c.format] ?? 'datetime-local', step: c.format === 'date' ? undefined : 1 });
     case 'url':
-      return h('input', { ...common, type: 'url', placeholder: 'https://…', maxlength: c.max_length, value: defaultText(field) });
+      return h('input', { ...common, type: 'url', placeholder: 'https://…', value: defaultText(field) });
     case 'color':
       return h('input', { ...common, type: 'color', value: /^#[0-9a-f]{6}$/i.test(field.default ?? '') ? field.default : undefined });
     default:
@@ -160,7 +171,9 @@ function renderToggle(field, rename, labelText) {
     h('div', { class: 'toggle-row' },
       h('input', {
         id, type: 'checkbox', role: 'switch', name: rename(field.path), 'aria-describedby': hintId,
-        checked: field.default === true, dataset: { path: field.path, widget: 'toggle' },
+        checked: field.default === true, dataset: { path: field.path, widget: 'toggle', required: field.required ? 'true' : 'false' },
+        // Sent only once set: an untouched optional switch is absent from the payload, not false.
+        onchange: (event) => { event.target.dataset.touched = 'true'; },
       }),
       h('label', { for: id }, labelText, requiredMark(field, { spoken: true }))),
     hint(field, hintId));

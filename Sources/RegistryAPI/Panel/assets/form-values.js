@@ -4,6 +4,7 @@
 // the same paths `:check` and `:preview` report problems at.
 
 import { h, uniqueId } from './dom.js';
+import { inWords } from './problem-words.js';
 
 /** The form descriptor's fields by path (`content-state.stops[]` for list items). */
 export function fieldsByPath(form) {
@@ -58,14 +59,26 @@ function readRaw(input, roots, problems) {
   }
 }
 
+/** A JSON number as people type it: an optional minus, digits, an optional fraction and exponent. */
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
 /** The JSON value of one input, or undefined when it is empty. */
 function inputValue(input, field, problems) {
   const widget = input.dataset.widget;
-  if (widget === 'toggle') return input.checked;
+  if (widget === 'toggle') {
+    const set = input.checked || input.dataset.touched === 'true' || input.dataset.required === 'true';
+    return set ? input.checked : undefined;
+  }
   const text = input.value;
   if (text === '') return undefined;
   if (widget === 'select') return JSON.parse(text); // option values are JSON texts
-  if (widget === 'number') return Number(text);
+  if (widget === 'number') {
+    if (!NUMBER.test(text.trim())) {
+      problems.push({ path: input.name, message: `must be a number such as 12 or 2.5, not “${text}”`, severity: 'error' });
+      return undefined;
+    }
+    return Number(text.trim());
+  }
   if (widget === 'datetime') return dateText(input.type, text);
   if (widget === 'json' || (!field && input.tagName === 'TEXTAREA' && input.classList.contains('code'))) {
     try {
@@ -105,22 +118,24 @@ function place(roots, name, value) {
   });
 }
 
+/** The descriptor field of a problem's path (list indices as `[]`). */
+export const fieldOf = (fields, path) => fields?.get(path.replace(/\[\d+\]/g, '[]'));
+
 /**
  * Shows each problem under the field it concerns (the input named by its path, else the
- * nearest enclosing field or group) and returns the problems no field could take.
+ * nearest enclosing field or group), in words (problem-words.js), and returns
+ * `[{problem, target}]`: the element each problem is shown at, null when no field took it.
  */
-export function markProblems(formElement, problems) {
+export function markProblems(formElement, problems, fields = null) {
   clearProblems(formElement);
-  const unplaced = [];
+  const placed = [];
   for (const problem of problems) {
     const target = targetOf(formElement, problem.path);
-    if (!target) {
-      unplaced.push(problem);
-      continue;
-    }
+    placed.push({ problem, target });
+    if (!target) continue;
     const id = uniqueId('problem');
     const note = h('p', { id, class: `field-problem ${problem.severity === 'warning' ? 'warning' : 'error'}`, dataset: { problemPath: problem.path } },
-      problem.severity === 'warning' ? '⚠ ' : '✗ ', problem.message);
+      problem.severity === 'warning' ? '⚠ ' : '✗ ', sentenceStart(inWords(problem, fieldOf(fields, problem.path))));
     const control = target.matches('input, select, textarea') ? target : null;
     const holder = control ? control.closest('.field') ?? control.parentElement : target;
     if (control) {
@@ -132,8 +147,10 @@ export function markProblems(formElement, problems) {
     if (holder.tagName === 'FIELDSET') holder.querySelector(':scope > legend').after(note);
     else holder.append(note);
   }
-  return unplaced;
+  return placed;
 }
+
+const sentenceStart = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Removes every problem note and restores the inputs' descriptions. */
 export function clearProblems(formElement) {
@@ -148,7 +165,8 @@ export function clearProblems(formElement) {
   }
 }
 
-function targetOf(formElement, path) {
+/** The input named by `path`, else the nearest enclosing group or section, else null. */
+export function targetOf(formElement, path) {
   let current = path;
   while (current) {
     const byName = [...formElement.querySelectorAll('[name]')].find((element) => element.name === current);

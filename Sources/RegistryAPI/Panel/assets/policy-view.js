@@ -3,8 +3,9 @@
 // `scope` is the token's (GET /api/token, asked once at sign-in); the registry still refuses
 // a change from any other scope.
 
-import { h, append, errorBox, timeElement } from './dom.js';
+import { $, h, append, errorBox, timeElement } from './dom.js';
 import { api } from './api.js';
+import { confirmAction } from './dialogs.js';
 
 const MODES = {
   none: 'none — no comparison',
@@ -32,7 +33,7 @@ export function renderPolicyView({ application, attributesType, scope, onUnauthe
   function show(policy, admin, message) {
     container.replaceChildren();
     append(container, [
-      message ? h('p', { class: 'ok', id: 'policy-message' }, message) : null,
+      message ? h('p', { class: 'ok', id: 'policy-message', role: 'status' }, '✓ ', message) : null,
       h('dl', { class: 'policy-facts', id: 'policy-facts' },
         h('dt', {}, 'Mode'), h('dd', { dataset: { mode: policy.mode } }, MODES[policy.mode] ?? policy.mode),
         h('dt', {}, 'Enforcement'), h('dd', { dataset: { enforce: policy.enforce } }, ENFORCEMENTS[policy.enforce] ?? policy.enforce),
@@ -73,8 +74,18 @@ export function renderPolicyView({ application, attributesType, scope, onUnauthe
         floor.focus();
         return;
       }
-      save(() => api.setPolicy(application, attributesType, { mode: mode.control.value, enforce: enforce.control.value, oldestSupportedVersion: version }),
-        'Saved. The next publish of this type follows it.');
+      const wanted = { mode: mode.control.value, enforce: enforce.control.value, oldestSupportedVersion: version };
+      confirmAction(`Change the policy of ${attributesType}?`, [
+        h('p', {}, 'From the next publish of ', h('strong', {}, attributesType), ' on:'),
+        h('ul', {},
+          h('li', {}, 'Mode: ', MODES[wanted.mode] ?? wanted.mode),
+          h('li', {}, 'Enforcement: ', ENFORCEMENTS[wanted.enforce] ?? wanted.enforce),
+          h('li', {}, 'Oldest supported version: ', String(version))),
+        wanted.enforce === 'reject' ? h('p', {}, 'Publishing a version that breaks apps built against earlier ones will be refused.') : null,
+      ].filter(Boolean), 'Save the policy').then((confirmed) => {
+        if (confirmed) save(() => api.setPolicy(application, attributesType, wanted), `Saved: the next publish of ${attributesType} follows this policy.`);
+        else $('#policy-save', form)?.focus();
+      });
     });
 
     async function save(action, message) {

@@ -1,13 +1,16 @@
 // The publish view: type, optional version, schema text; a live dry run beside it.
 
-import { h, append, debounce, errorBox } from './dom.js';
+import { h, append, debounce, errorBox, formatTimestamp } from './dom.js';
 import { api } from './api.js';
 import { renderForm } from './form-render.js';
 import { prettyJSON, characterIndex } from './json-text.js';
 import { confirmPublish } from './dialogs.js';
 import { compatibilityReport, warningList } from './compat-report.js';
 import { rememberPublished } from './publish-report.js';
-import { identity, identityWarnings } from './publish-identity.js';
+import { identity, identityWarnings, versionSource } from './publish-identity.js';
+import { drafts } from './drafts.js';
+import { formChanges } from './draft-diff.js';
+import { changesTable } from './diff-view.js';
 
 export { compatibilityReport };
 
@@ -29,10 +32,16 @@ export const EXAMPLE_SCHEMA = prettyJSON(JSON.stringify({
 
 /**
  * Fills `container` with the editor. `onPublished(result)` gets the Create response;
- * `onUnauthenticated(error)` is called when the token is rejected.
+ * `onUnauthenticated(error)` is called when the token is rejected. `newest` is the type's
+ * newest live version (null for a first schema), `versions` all of them. What is typed is kept
+ * as a draft of the application and type (drafts.js) and restored when the editor opens again.
+ * Returns `{application, draftType, isEdited()}` for the workspace's leave prompt.
  */
 export function renderPublishView(container, options) {
-  const { application, types, attributesType = '', schemaText = EXAMPLE_SCHEMA } = options;
+  const { application, types, attributesType = '', schemaText = EXAMPLE_SCHEMA, newest = null, versions = [] } = options;
+  const draftType = attributesType;
+  const draft = drafts.get(application, draftType);
+  const versionsOf = versionSource(application, attributesType ? { [attributesType]: versions } : {});
   const typeInput = h('input', {
     id: 'publish-type', name: 'attributesType', type: 'text', required: true, list: 'publish-type-options',
     value: attributesType, spellcheck: 'false', autocapitalize: 'off', maxlength: 256, 'aria-describedby': 'publish-type-hint',
@@ -47,8 +56,13 @@ export function renderPublishView(container, options) {
   });
   const size = h('span', { id: 'publish-schema-size', class: 'muted' });
   const checkArea = h('div', { id: 'publish-check', class: 'check', tabindex: -1, 'aria-live': 'polite' });
+  const draftNote = h('div', { id: 'draft-note' });
   const publishError = h('div', { id: 'publish-error', role: 'alert' });
   const submit = h('button', { type: 'submit', id: 'publish-submit', class: 'primary' }, 'Publish…');
+  const statusNear = h('a', {
+    href: '#publish-check', id: 'check-status-near', class: 'check-near pending',
+    onclick: (event) => { event.preventDefault(); checkArea.scrollIntoView({ block: 'start' }); checkArea.focus({ preventScroll: true }); },
+  });
 
   const form = h('form', { id: 'publish-form', class: 'publish-form', novalidate: true },
     h('div', { class: 'field' },
@@ -72,11 +86,14 @@ export function renderPublishView(container, options) {
     publishError,
     h('div', { class: 'actions' },
       submit,
-      h('button', { type: 'button', class: 'secondary', onclick: () => options.onCancel() }, 'Cancel')));
+      h('button', { type: 'button', class: 'secondary', onclick: () => options.onCancel() }, 'Cancel'),
+      statusNear));
 
   container.replaceChildren(
     h('h2', { id: 'publish-title' }, 'Publish a schema version'),
-    h('p', { class: 'muted' }, `Application ${application}. Every change is checked with a dry run; nothing is written until you confirm.`),
+    h('p', { class: 'muted' }, `Application ${application}. Every change is checked with a dry run; nothing is written until you confirm. `,
+      'What you type is kept in this tab as a draft until you publish it.'),
+    draftNote,
     h('div', { class: 'publish-layout' }, form,
       h('section', { class: 'check-pane', 'aria-labelledby': 'check-title' }, h('h3', { id: 'check-title' }, 'Dry run'), checkArea)));
 
@@ -114,8 +131,9 @@ export function renderPublishView(container, options) {
       setStatus('pending', 'Checking…');
       promise = Promise.all([
         api.validate(request).then((result) => ({ request, result }), (error) => ({ request, error })),
-        identity(request),
-      ]).then(([outcome, found]) => ({ ...outcome, ...found }));
+        identity(request, versionsOf),
+        newestForm(),
+      ]).then(([outcome, found, before]) => ({ ...outcome, ...found, before }));
     }
     latest = { key, promise, seq: mine };
     promise.then((outcome) => {
@@ -136,6 +154,8 @@ export function renderPublishView(container, options) {
     if (status) {
       status.className = 'check-status pending';
       status.textContent = 'Checking…';
+      statusNear.className = 'check-near pending';
+      statusNear.textContent = 'Dry run: Checking…';
     } else {
       setStatus('pending', 'Checking…');
     }
@@ -144,6 +164,8 @@ export function renderPublishView(container, options) {
 
   function setStatus(kind, text) {
     checkArea.replaceChildren(h('p', { class: `check-status ${kind}`, id: 'check-status' }, text));
+    statusNear.className = `check-near ${kind}`;
+    statusNear.textContent = `Dry run: ${text}`;
   }
 
   function showOutcome(outcome) {
@@ -151,11 +173,12 @@ export function renderPublishView(container, options) {
       setStatus('pending', 'Enter an attributes type and a schema to check them.');
     } else if (outcome.result) {
       const { result } = outcome;
-      setStatus('ok', '✓ Passes every publishing rule.');
+      setStatus(...headline(outcome));
       append(checkArea, [
         identityWarnings(outcome),
         compatibilityReport(result.compatibility, outcome.request.attributesType),
         warningList(result.warnings, 'check-warnings'),
+        draftChanges(outcome),
         h('h4', {}, 'Form preview'),
         result.form ? renderForm(result.form, { label: 'Form preview' }) : h('p', { class: 'muted' }, 'No form in the answer.'),
       ]);
@@ -190,6 +213,52 @@ export function renderPublishView(container, options) {
     return h('ul', { class: 'problems', id: 'check-problems' }, item);
   }
 
+  /** The newest version's form, asked once: what the draft's changes are measured against. */
+  let newestFormPromise = null;
+  function newestForm() {
+    if (!newest || typeInput.value.trim() !== newest.attributes_type) return Promise.resolve(null);
+    newestFormPromise ??= api.form(application, newest.attributes_type, newest.version).catch(() => { newestFormPromise = null; return null; });
+    return newestFormPromise;
+  }
+
+  function draftChanges(outcome) {
+    if (!outcome.before || !outcome.result.form) return null;
+    const changes = formChanges(outcome.before, outcome.result.form, outcome.result.compatibility);
+    return h('section', { class: 'draft-changes', id: 'draft-changes', 'aria-labelledby': 'draft-changes-title' },
+      h('h4', { id: 'draft-changes-title' }, `What changes against version ${newest.version}`),
+      changesTable(changes, `version ${newest.version}`, 'this draft', { id: 'draft-diff' }));
+  }
+
+  // --- the draft ------------------------------------------------------------------------
+
+  const startText = schemaText;
+  const isEdited = () => schemaInput.value !== startText || versionInput.value !== '' || typeInput.value !== attributesType;
+
+  function keepDraft() {
+    if (isEdited()) drafts.save(application, draftType, { typed: typeInput.value, version: versionInput.value, jsonSchema: schemaInput.value });
+    else drafts.remove(application, draftType);
+  }
+
+  function restoreDraft() {
+    if (!draft) return;
+    typeInput.value = draft.attributesType ?? attributesType;
+    versionInput.value = draft.version ?? '';
+    schemaInput.value = draft.jsonSchema;
+    draftNote.replaceChildren(h('div', { class: 'notice draft-restored', id: 'draft-restored', role: 'status' },
+      h('p', {}, h('strong', {}, 'Your unsaved draft is back'), draft.saved ? ` (last typed ${formatTimestamp(draft.saved)}).` : '.'),
+      h('button', { type: 'button', class: 'link', id: 'draft-discard', onclick: discardDraft }, 'Discard the draft and start again')));
+  }
+
+  function discardDraft() {
+    drafts.remove(application, draftType);
+    typeInput.value = attributesType;
+    versionInput.value = '';
+    schemaInput.value = startText;
+    draftNote.replaceChildren();
+    onChange();
+    schemaInput.focus();
+  }
+
   // --- editor helpers -------------------------------------------------------------------
 
   function updateSize() {
@@ -210,6 +279,7 @@ export function renderPublishView(container, options) {
   }
 
   function onChange() {
+    keepDraft();
     updateSize();
     publishError.replaceChildren();
     markStale();
@@ -251,6 +321,7 @@ export function renderPublishView(container, options) {
     submit.disabled = true;
     try {
       const result = await api.publish(request);
+      drafts.remove(application, draftType);
       rememberPublished(result);
       options.onPublished(result);
     } catch (error) {
@@ -269,8 +340,24 @@ export function renderPublishView(container, options) {
 
   for (const input of [typeInput, versionInput, schemaInput]) input.addEventListener('input', onChange);
   form.addEventListener('submit', onSubmit);
+  restoreDraft();
   updateSize();
   runCheck();
+  return { application, draftType, isEdited };
+}
+
+/**
+ * The dry run's verdict in one line, saying what the findings below it say: a break of
+ * earlier versions or a taken number is not a green "passes".
+ */
+function headline({ result, taken, duplicate, request }) {
+  if (taken) return ['bad', `✗ Version ${request.version} already exists: publishing it again is refused.`];
+  if (result.compatibility?.compatible === false) {
+    return ['warn', '⚠ Publishable, but not compatible with earlier versions: apps built against them would break.'];
+  }
+  const warnings = (result.warnings?.length ?? 0) + (duplicate ? 1 : 0);
+  if (warnings) return ['warn', `⚠ Passes every publishing rule, with ${warnings === 1 ? 'a warning' : `${warnings} warnings`} below.`];
+  return ['ok', '✓ Passes every publishing rule.'];
 }
 
 /** The compatibility report of a 409 refusal (policy `reject` or `requireCompatible`), if any. */

@@ -50,11 +50,54 @@ export function hashOf({ app, type = null, version = null, tab = null, view = nu
 export const currentRoute = () => parseHash(window.location.hash);
 
 let listener = () => {};
+let leaving = null; // asked before the place changes; resolves false to stay
+let shownHash = window.location.hash;
+// Every history entry the panel shows is numbered (history.state.panelIndex), so staying
+// after a refused move knows which way to go back: Back moved to a lower number, a link or
+// Forward to a new or higher one.
+let shownIndex = window.history.state?.panelIndex ?? 0;
+let restoring = false; // the next hashchange is the panel undoing a refused move
+
+/**
+ * `guard(route)` is asked before the address moves to `route` (a link, Back, the application
+ * picker, Cancel); when it resolves false the address goes back to the place still shown.
+ */
+export function guardLeaving(guard) {
+  leaving = guard;
+}
+
+function stay() {
+  const index = window.history.state?.panelIndex;
+  if (index === undefined || index > shownIndex) {
+    restoring = true;
+    window.history.back();
+  } else if (index < shownIndex) {
+    restoring = true;
+    window.history.go(shownIndex - index);
+  } else {
+    window.history.replaceState(window.history.state, '', shownHash);
+  }
+}
+
+async function arrive(route) {
+  if (leaving && !(await leaving(route))) {
+    if (window.location.hash !== shownHash) stay();
+    return;
+  }
+  settle();
+  listener(route);
+}
 
 /** Calls `render(route)` whenever the address changes (links, Back, Forward, typing it). */
 export function onRouteChange(render) {
   listener = render;
-  window.addEventListener('hashchange', () => listener(currentRoute()));
+  window.addEventListener('hashchange', () => {
+    if (restoring) {
+      restoring = false;
+      return;
+    }
+    arrive(currentRoute());
+  });
 }
 
 /**
@@ -63,15 +106,28 @@ export function onRouteChange(render) {
  */
 export function navigate(route, { replace = false } = {}) {
   const hash = hashOf(route);
-  if (hash === window.location.hash) listener(currentRoute());
+  if (hash === window.location.hash) arrive(currentRoute());
   else if (replace) {
-    window.history.replaceState(null, '', hash);
-    listener(currentRoute());
+    window.history.replaceState(window.history.state, '', hash);
+    arrive(currentRoute());
   } else window.location.hash = hash;
 }
 
 /** Rewrites the address without rendering, for a change the page already shows (a tab). */
 export function describe(route) {
   const hash = hashOf(route);
-  if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
+  if (hash !== window.location.hash) window.history.replaceState(window.history.state, '', hash);
+  shownHash = hash;
+}
+
+/** The place shown is the address now: numbers its history entry (see `shownIndex`). */
+export function settle() {
+  const index = window.history.state?.panelIndex;
+  if (index === undefined) {
+    shownIndex += 1;
+    window.history.replaceState({ panelIndex: shownIndex }, '', window.location.href);
+  } else {
+    shownIndex = index;
+  }
+  shownHash = window.location.hash;
 }

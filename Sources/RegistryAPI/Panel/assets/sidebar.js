@@ -1,13 +1,21 @@
-// The sidebar's type list: one page of the type index at a time, a search box that narrows it
-// by prefix (debounced, so typing a name sends one request), "Show more" for the next page.
+// The sidebar's type list. The application's whole type index is read once (pages of 1,000,
+// at most MAX_TYPES names) and shown a hundred at a time; the search box narrows it as you
+// type, case-insensitively, to the names that contain the text anywhere. Enter opens the first
+// match, ↓ and ↑ move through the list; the type shown is always revealed in it.
 
 import { $, h, show, debounce, plural, wrappable } from './dom.js';
 import { api } from './api.js';
 import { loadInto } from './loading.js';
 import { hashOf } from './router.js';
+import { nameMarks } from './name-marks.js';
 
-const PAGE_SIZE = 100;
-const SEARCH_DELAY_MS = 250;
+const PAGE_SIZE = 100; // names shown per "Show more types"
+const FETCH_PAGE_SIZE = 1000; // the index's largest page
+const MAX_TYPES = 20000; // read at most this many names
+const SEARCH_DELAY_MS = 150;
+
+/** Lower case for comparing what is typed with names; the names themselves stay as they are. */
+const folded = (text) => String(text).toLowerCase();
 
 /** `onUnauthenticated(error)` is called when the token is rejected while loading. */
 export function createSidebar({ onUnauthenticated }) {
@@ -17,7 +25,9 @@ export function createSidebar({ onUnauthenticated }) {
   const search = $('#type-search');
   let application = null;
   let current = null;
-  let nextPageToken = null;
+  let all = null; // every summary of the application, in the index's (byte) order
+  let truncated = false;
+  let shownCount = PAGE_SIZE;
   let generation = 0;
 
   function entry(summary) {
@@ -28,46 +38,112 @@ export function createSidebar({ onUnauthenticated }) {
         'aria-current': type === current ? 'page' : false,
       },
       h('span', { class: 'type-name' }, wrappable(type)),
+      nameMarks(type),
       h('span', { class: 'muted' }, `${plural(summary.live_versions, 'version')} · newest ${summary.newest_version}`)));
   }
 
-  function load({ append = false } = {}) {
-    const mine = ++generation;
-    const prefix = search.value;
-    if (!append) {
-      list.replaceChildren();
-      nextPageToken = null;
+  const query = () => search.value;
+  const matches = () => {
+    const text = folded(query());
+    return text ? all.filter((summary) => folded(summary.attributes_type).includes(text)) : all;
+  };
+
+  /** Draws the list for the search text; keeps the type shown within the names drawn. */
+  function draw() {
+    if (!all) return;
+    const found = matches();
+    const at = current === null ? -1 : found.findIndex((summary) => summary.attributes_type === current);
+    if (at >= shownCount) shownCount = Math.ceil((at + 1) / PAGE_SIZE) * PAGE_SIZE;
+    list.replaceChildren(...found.slice(0, shownCount).map(entry));
+    list.dataset.prefix = query(); // what the list shows, for a reader waiting on a search
+    show(more, found.length > shownCount);
+    more.textContent = found.length > shownCount ? `Show more types (${found.length - shownCount} more)` : 'Show more types';
+    const empty = $('#types-empty');
+    empty.textContent = query() ? `No type contains “${query()}”.` : 'No schemas published yet.';
+    show(empty, found.length === 0);
+    status.replaceChildren(truncated ? h('p', { class: 'muted small-print' }, `Only the first ${MAX_TYPES} types are searched.`) : '');
+    if (at >= 0) reveal();
+  }
+
+  /** Scrolls the list (not the page) to the type shown. */
+  function reveal() {
+    const link = [...list.querySelectorAll('.type-button')].find((element) => element.dataset.type === current);
+    if (link && list.scrollHeight > list.clientHeight) {
+      const top = link.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - link.offsetHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
     }
+  }
+
+  async function fetchAll() {
+    const summaries = [];
+    let pageToken;
+    do {
+      const page = await api.types(application, { pageSize: FETCH_PAGE_SIZE, pageToken });
+      summaries.push(...(page.types ?? []));
+      pageToken = page.next_page_token || undefined;
+    } while (pageToken && summaries.length < MAX_TYPES);
+    truncated = Boolean(pageToken);
+    return summaries;
+  }
+
+  function load() {
+    const mine = ++generation;
+    all = null;
+    list.replaceChildren();
     show(more, false);
     show($('#types-empty'), false);
     return loadInto(status, {
-      label: append ? 'Loading more types…' : 'Loading the types…',
+      label: 'Loading the types…',
       context: 'Could not load the types',
-      fetch: () => api.types(application, { prefix, pageSize: PAGE_SIZE, pageToken: append ? nextPageToken : undefined }),
+      fetch: fetchAll,
       isCurrent: () => mine === generation,
       onUnauthenticated,
-      render: (page) => {
+      render: (summaries) => {
+        all = summaries;
         status.replaceChildren();
-        list.dataset.prefix = prefix; // what the list shows, for a reader waiting on a search
-        list.append(...(page.types ?? []).map(entry));
-        nextPageToken = page.next_page_token || null;
-        show(more, nextPageToken !== null);
-        const empty = $('#types-empty');
-        empty.textContent = prefix ? `No type starts with “${prefix}”.` : 'No schemas published yet.';
-        show(empty, list.children.length === 0);
+        draw();
       },
     });
   }
 
-  const searchSoon = debounce(() => load(), SEARCH_DELAY_MS);
+  const searchSoon = debounce(() => { shownCount = PAGE_SIZE; draw(); }, SEARCH_DELAY_MS);
   search.addEventListener('input', searchSoon);
-  more.addEventListener('click', () => load({ append: true }));
+  search.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== 'ArrowDown') return;
+    event.preventDefault();
+    searchSoon.cancel();
+    shownCount = PAGE_SIZE;
+    draw();
+    const first = list.querySelector('.type-button');
+    if (!first) return;
+    if (event.key === 'Enter') window.location.hash = first.getAttribute('href');
+    else first.focus();
+  });
+  list.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const links = [...list.querySelectorAll('.type-button')];
+    const at = links.indexOf(document.activeElement);
+    if (at < 0) return;
+    event.preventDefault();
+    if (event.key === 'ArrowUp' && at === 0) search.focus();
+    else links[Math.min(links.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))].focus();
+  });
+  more.addEventListener('click', () => {
+    const before = list.children.length;
+    shownCount += PAGE_SIZE;
+    draw();
+    // The button may be gone now (the last names): focus goes to the first name it revealed.
+    list.children[before]?.querySelector('.type-button')?.focus();
+  });
 
   return {
     /** Shows the types of `code` (the search box is cleared when the application changes). */
     open(code) {
       if (code !== application) search.value = '';
       application = code;
+      shownCount = PAGE_SIZE;
       searchSoon.cancel();
       return load();
     },
@@ -81,22 +157,29 @@ export function createSidebar({ onUnauthenticated }) {
       generation += 1;
       searchSoon.cancel();
       application = null;
+      all = null;
       search.value = '';
       list.replaceChildren();
       status.replaceChildren();
     },
     get application() { return application; },
-    /** Marks `type` as the one shown (aria-current), or none. */
+    /** Marks `type` as the one shown (aria-current), revealed in the list, or none. */
     mark(type) {
       current = type;
-      for (const link of list.querySelectorAll('.type-button')) {
+      const drawn = [...list.querySelectorAll('.type-button')];
+      if (type !== null && all && !drawn.some((link) => link.dataset.type === type)) {
+        draw();
+        return;
+      }
+      for (const link of drawn) {
         if (link.dataset.type === type) link.setAttribute('aria-current', 'page');
         else link.removeAttribute('aria-current');
       }
+      if (type !== null) reveal();
     },
-    /** The names listed now, for the publish form's suggestions. */
+    /** The names known, for the publish form's suggestions. */
     names() {
-      return [...list.querySelectorAll('.type-button')].map((link) => link.dataset.type);
+      return (all ?? []).map((summary) => summary.attributes_type);
     },
   };
 }

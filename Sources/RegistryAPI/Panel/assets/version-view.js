@@ -25,7 +25,10 @@ export function renderVersionView(container, { application, schema, versions, sc
       const formElement = renderForm(form);
       formPanel.replaceChildren(formElement, renderTryValues({ application, schema, form, formElement, onUnauthenticated }));
     })
-    .catch((error) => formPanel.replaceChildren(errorBox(error, 'The form could not be loaded')))
+    .catch((error) => {
+      if (error.unauthenticated) onUnauthenticated(error);
+      formPanel.replaceChildren(errorBox(error, 'The form could not be loaded'));
+    })
     .finally(() => formPanel.classList.remove('loading'));
 
   const changesPanel = () => {

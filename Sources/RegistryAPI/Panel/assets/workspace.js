@@ -8,9 +8,10 @@ import { renderVersionView } from './version-view.js';
 import { markBreakingVersions } from './version-badges.js';
 import { renderPublishView, compatibilityReport } from './publish-view.js';
 import { renderAuditView } from './audit-view.js';
-import { confirmDelete } from './dialogs.js';
+import { confirmDelete, confirmLeave } from './dialogs.js';
+import { drafts } from './drafts.js';
 import { prettyJSON } from './json-text.js';
-import { describe, hashOf, navigate } from './router.js';
+import { describe, guardLeaving, hashOf, navigate, settle } from './router.js';
 import { createSidebar } from './sidebar.js';
 import { loadInto } from './loading.js';
 import { clearMessages, complain, notify } from './messages.js';
@@ -21,7 +22,15 @@ const state = {
   back: null, // the last place that was not the publish editor, where Cancel returns
   versions: null, // {app, type, list}: the shown type's live versions, newest first
   shownVersion: null,
+  editor: null, // the open publish editor: {application, draftType, isEdited()}
 };
+
+const TAB_NAMES = { form: 'Form', json: 'JSON', text: 'Published text', changes: 'Changes', policy: 'Policy' };
+
+/** Each place has its own title, so history entries and browser tabs tell them apart. */
+function setTitle(...parts) {
+  document.title = [...parts.filter(Boolean), 'Schema Registry'].join(' · ');
+}
 
 const CONTENT_VIEWS = ['status-view', 'version-view', 'publish-view', 'audit-view', 'welcome-view'];
 
@@ -58,6 +67,8 @@ export async function render(route) {
   if (!state.applications.length) return;
   const mine = ++renderCount;
   const isCurrent = () => mine === renderCount;
+  settle();
+  if (route.view !== 'publish') state.editor = null;
   if (keepMessages) keepMessages = false;
   else clearMessages();
   if (!state.applications.some((app) => app.code === route.app)) {
@@ -84,6 +95,7 @@ export async function render(route) {
     show($('#versions-view'), false);
     if (route.view === 'publish') openPublish(route, []);
     else {
+      setTitle(`Types of ${app}`);
       showContent('welcome-view');
       focusHeading($('#types-pane'));
     }
@@ -92,6 +104,7 @@ export async function render(route) {
   const versions = await loadVersions(route, isCurrent);
   if (!isCurrent()) return;
   if (!versions.length && route.view !== 'publish') {
+    setTitle(`${route.type} has no versions`);
     show($('#versions-view'), false);
     focusHeading(explain(`${route.type} has no versions`, 'It was deleted or never published in ', app, '. ',
       appLink(app, `Show the types of ${app}`), '.'));
@@ -150,6 +163,7 @@ function openVersion(route, versions) {
   const { app, type } = route;
   const schema = route.version === null ? versions[0] : versions.find((candidate) => candidate.version === route.version);
   if (!schema) {
+    setTitle(`${type} has no version ${route.version}`);
     focusHeading(explain(`${type} has no version ${route.version}`, 'It was deleted or never published. ',
       typeLink(app, type, `Show the newest version of ${type}`), '.'));
     return;
@@ -160,7 +174,13 @@ function openVersion(route, versions) {
     onDelete: guarded('Not deleted', deleteVersion), onUnauthenticated: showError,
   });
   showContent('version-view');
-  if (route.tab) $(`#version-view [role="tab"][data-tab="${CSS.escape(route.tab)}"]`)?.click();
+  if (route.tab && TAB_NAMES[route.tab]) $(`#version-view [role="tab"][data-tab="${CSS.escape(route.tab)}"]`)?.click();
+  else if (route.tab) {
+    complain(`This version has no tab “${route.tab}”; showing Form. The tabs are ${Object.values(TAB_NAMES).join(', ')}.`);
+    state.route = { ...route, tab: null };
+    describe(state.route);
+  }
+  setTitle(`${type} version ${schema.version}`, TAB_NAMES[state.route.tab] ?? 'Form');
   focusHeading(route.view === 'type' ? $('#versions-view') : $('#version-view'));
 }
 
@@ -173,6 +193,7 @@ function onVersionTab(event) {
   if (!tab) return;
   state.route = { ...route, view: 'version', version: state.shownVersion, tab };
   describe(state.route);
+  setTitle(`${route.type} version ${state.shownVersion}`, TAB_NAMES[tab]);
 }
 
 function openAudit(route, isCurrent) {
@@ -181,6 +202,7 @@ function openAudit(route, isCurrent) {
       `This token has scope ${scope() ?? 'unknown'}. `, typeLink(route.app, route.type, `Show ${route.type}`), '.'));
     return;
   }
+  setTitle(`Audit trail of ${route.type}`);
   renderAuditView($('#audit-view'), { application: route.app, type: route.type, isCurrent, onUnauthenticated: showError });
   showContent('audit-view');
   focusHeading($('#audit-view'));
@@ -214,16 +236,20 @@ function openPublish(route, versions) {
   const { app, type } = route;
   const back = state.back ?? { app };
   if (scope() === 'read') {
+    setTitle('Publishing needs a publish or admin token');
     focusHeading(explain('Publishing needs a publish or admin token',
       'This token has scope read: it can browse and check schemas, not publish them. ',
       back.type ? typeLink(app, back.type, `Back to ${back.type}`) : appLink(app, 'Back to the types'), '.'));
     return;
   }
   show($('#versions-view'), false);
-  renderPublishView($('#publish-view'), {
+  setTitle(type ? `Publish a new version of ${type}` : 'Publish a first schema');
+  state.editor = renderPublishView($('#publish-view'), {
     application: app,
     types: sidebar.names(),
     attributesType: type ?? '',
+    newest: versions[0] ?? null,
+    versions,
     schemaText: versions.length ? prettyJSON(versions[0].json_schema) : undefined,
     onCancel: () => navigate(back),
     onPublished: guarded('Published, but the list could not be reloaded', onPublished),
@@ -236,6 +262,7 @@ function openPublish(route, versions) {
 async function onPublished(result) {
   const { attributes_type: type, version } = result.schema;
   const app = state.route.app;
+  state.editor = null; // published: nothing left to lose
   state.versions = null;
   sidebar.reload();
   clearMessages();
@@ -262,6 +289,38 @@ export function setUpWorkspace(options) {
   $('#new-version').addEventListener('click', () => navigate({ app: state.route.app, type: state.route.type, view: 'publish' }));
   $('#version-view').addEventListener('click', onVersionTab);
   $('#version-view').addEventListener('keyup', onVersionTab);
+  guardLeaving(mayLeave);
+  window.addEventListener('beforeunload', (event) => {
+    if (!state.editor?.isEdited()) return;
+    event.preventDefault(); // the draft is kept either way; the browser still asks
+    event.returnValue = '';
+  });
+}
+
+/** Leaving an edited editor asks first; the draft is kept unless the user discards it. */
+async function mayLeave(route) {
+  const editor = state.editor;
+  if (!editor || !editor.isEdited() || !$('#publish-view') || $('#publish-view').hidden) return true;
+  if (route.view === 'publish' && route.app === editor.application && (route.type ?? '') === editor.draftType) return true;
+  const answer = await confirmLeave(editor.draftType);
+  if (answer === 'stay') {
+    $('#publish-schema')?.focus();
+    return false;
+  }
+  if (answer === 'discard') drafts.remove(editor.application, editor.draftType);
+  state.editor = null;
+  return true;
+}
+
+/** The Sign out button: an edited editor asks first, as leaving it would (drafts go with the token). */
+export async function confirmSignOut() {
+  const editor = state.editor;
+  if (!editor || !editor.isEdited() || $('#publish-view').hidden) return true;
+  const answer = await confirmLeave(editor.draftType);
+  if (answer === 'stay') return false;
+  if (answer === 'discard') drafts.remove(editor.application, editor.draftType);
+  state.editor = null;
+  return true;
 }
 
 /** The applications the token may reach, in the picker; the next render shows one of them. */

@@ -1,0 +1,31 @@
+// Unsaved publish drafts: one per application and type (the empty type for a first schema),
+// kept in the tab's sessionStorage so a reload, a sign-out by a revoked token or a click
+// elsewhere does not lose what was typed. Publishing removes its draft; the tab's end ends them all.
+
+const PREFIX = 'schema-registry.draft.';
+
+// Code and type in one key: JSON keeps any character of either apart.
+const keyOf = (application, attributesType) => PREFIX + JSON.stringify([application, attributesType]);
+
+export const drafts = {
+  /** `{attributesType, version, jsonSchema, saved}` or null. */
+  get(application, attributesType) {
+    try {
+      const draft = JSON.parse(sessionStorage.getItem(keyOf(application, attributesType)) ?? 'null');
+      return draft && typeof draft.jsonSchema === 'string' ? draft : null;
+    } catch {
+      return null;
+    }
+  },
+  save(application, attributesType, { typed, version, jsonSchema }) {
+    const draft = { attributesType: typed, version, jsonSchema, saved: new Date().toISOString() };
+    try {
+      sessionStorage.setItem(keyOf(application, attributesType), JSON.stringify(draft));
+    } catch {
+      // Storage full (a 64 KB schema fits many times): the editor still holds the text.
+    }
+  },
+  remove(application, attributesType) {
+    sessionStorage.removeItem(keyOf(application, attributesType));
+  },
+};
