@@ -83,8 +83,7 @@ extension JSONValue {
 
     /// Whether the number denotes an integer value (`3`, `3.0`, `1e2`), as JSON Schema counts it.
     public var isIntegral: Bool {
-        guard let d = doubleValue, d.isFinite else { return false }
-        return d.rounded() == d
+        if case .number(let lexeme) = self { JSONNumber(lexeme).isInteger } else { false }
     }
 
     /// The JSON type name used in messages: `null`, `boolean`, `number`, `string`, `array`, `object`.

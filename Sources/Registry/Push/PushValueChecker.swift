@@ -121,6 +121,7 @@ private struct Verdict {
         }
         for mismatch in outcome.formatMismatches {
             let path = JSONPathComponent.render(mismatch.instancePath, prefix: prefix)
+            if walk.unreadableDates.contains(ExactName(path)) { continue }
             if let swiftType = mismatch.swiftType, PushValueChecker.decodedFormats.containsExactly(swiftType) {
                 problems.append(.error(path, "\(mismatch.message): the app's \(swiftType) field cannot decode it"))
             } else {

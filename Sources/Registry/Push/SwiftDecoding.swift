@@ -58,8 +58,3 @@ enum SwiftDecoding {
         lexeme.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
     }
 }
-
-extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-}

@@ -238,7 +238,3 @@ struct SchemaCompiler {
         return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
     }
 }
-
-extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-}
