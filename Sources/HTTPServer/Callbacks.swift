@@ -137,13 +137,15 @@ enum Callbacks {
         if let connection { context.receiveDeadlines.awaitingNext(connection) }
     }
 
-    /// Tracks connections for the receive deadline.
+    /// Tracks connections for the receive deadline, and counts closes for `DaemonRun`.
     static let connection: MHD_NotifyConnectionCallback = { cls, connection, _, event in
         guard let cls, let connection else { return }
         let deadlines = ServerContext.from(cls).receiveDeadlines
         switch event {
         case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, socket: cmhd_connection_fd(connection))
-        case .CONNECTION_NOTIFY_CLOSED: deadlines.closed(connection)
+        case .CONNECTION_NOTIFY_CLOSED:
+            deadlines.closed(connection)
+            DaemonRun.closedConnections.add(1, ordering: .relaxed)
         default: break
         }
     }

@@ -127,7 +127,7 @@ struct SuspendedConnection: @unchecked Sendable {
         func resume() {
             loop.execute { [self] in
                 MHD_resume_connection(connection)
-                loop.afterTasks(key: Int(bitPattern: daemon)) { [daemon] in MHD_run(daemon) }
+                loop.afterTasks(key: Int(bitPattern: daemon)) { [daemon] in DaemonRun.run(daemon) }
             }
         }
 
