@@ -54,10 +54,11 @@ enum Callbacks {
         let closeConnection = context.quiescing.load(ordering: .relaxed)
         guard !state.answered else {
             // Called again after an answer resumed the connection: send it.
-            guard let response = state.pending?.take() else { return .YES }
+            guard let pending = state.pending, let response = pending.take() else { return .YES }
             state.pending = nil
             return ResponseWriter.queue(
-                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
+                response, on: connection, closeConnection: closeConnection || pending.closesConnection,
+                handlerThreads: context.handlerThreads)
         }
         state.answered = true
         context.receiveDeadlines.handling(connection)
@@ -113,8 +114,12 @@ enum Callbacks {
         case .wait(let waiting):
             guard !answeringNow else { return refuse() }
             // Parked with its connection still suspended and no thread; the wake continues on the
-            // connection's event loop.
-            context.waitingRoom.park(waiting) { reason in
+            // connection's event loop. Refused for want of a seat, it gives its connection back.
+            let seat = WaitingRoom.Seat(
+                eventLoop: suspended.eventLoop, address: suspended.clientAddress,
+                loopLimit: context.waitingLimitPerEventLoop, addressLoopLimit: context.waitingLimitPerAddressPerEventLoop)
+            context.waitingRoom.park(waiting, seat: seat) { reason in
+                if reason == .full { pending.closeConnectionAfterAnswer() }
                 suspended.execute {
                     proceed(
                         waiting.then(reason), pending: pending, suspended: suspended, context: context,

@@ -83,6 +83,15 @@ final class RequestState {
 /// it, then resumes the connection; the connection's event loop takes it on its next call.
 final class PendingAnswer: Sendable {
     private let response = Mutex<HTTPResponse?>(nil)
+    private let closing = Atomic<Bool>(false)
+
+    /// Set when the request was refused for want of connections (the waiting room had no seat
+    /// for it): the answer then closes the connection, giving the slot back.
+    func closeConnectionAfterAnswer() {
+        closing.store(true, ordering: .relaxed)
+    }
+
+    var closesConnection: Bool { closing.load(ordering: .relaxed) }
 
     func set(_ answer: HTTPResponse) {
         response.withLock { $0 = answer }
@@ -118,6 +127,12 @@ struct SuspendedConnection: @unchecked Sendable {
             self.loop = loop
         }
 
+        /// The loop the connection belongs to, as the waiting room counts it.
+        var eventLoop: ObjectIdentifier { ObjectIdentifier(loop) }
+
+        /// Only on the connection's event loop.
+        var clientAddress: ClientAddress { ClientAddress(of: connection) }
+
         /// Only from the access handler or the content reader of this connection.
         func suspend() { MHD_suspend_connection(connection) }
 
@@ -138,10 +153,16 @@ struct SuspendedConnection: @unchecked Sendable {
     }
 
     private let handle: Handle
+    /// Read on the loop while suspending, for the waiting room: the loop and the client address
+    /// a parked request is counted against.
+    let eventLoop: ObjectIdentifier
+    let clientAddress: ClientAddress
 
     /// Suspends `connection`; call only from the access handler.
     init(suspending connection: OpaquePointer) {
         handle = Handle(connection)
+        eventLoop = handle.eventLoop
+        clientAddress = handle.clientAddress
         handle.suspend()
     }
 

@@ -8,6 +8,10 @@ final class ServerContext: Sendable {
     let decide: @Sendable (HTTPRequest) -> Decision
     /// Where requests waiting for an event are parked without a thread.
     let waitingRoom: WaitingRoom
+    /// How many parked requests one event loop's connections may hold, and one client
+    /// address's connections on one loop.
+    let waitingLimitPerEventLoop: Int
+    let waitingLimitPerAddressPerEventLoop: Int
     let rejection: @Sendable (HTTPRejection) -> HTTPResponse
     let maxBodyBytes: Int
     let requestLimits: RequestLimits
@@ -36,6 +40,8 @@ final class ServerContext: Sendable {
     ) {
         self.decide = decide
         self.waitingRoom = waitingRoom
+        self.waitingLimitPerEventLoop = configuration.waitingLimitPerEventLoop
+        self.waitingLimitPerAddressPerEventLoop = configuration.waitingLimitPerAddressPerEventLoop
         self.handlerThreads = HandlerThreads(count: configuration.workers)
         self.rejection = rejection
         self.maxBodyBytes = configuration.maxBodyBytes

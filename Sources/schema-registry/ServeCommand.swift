@@ -44,7 +44,8 @@ enum ServeCommand {
                 // and its body, which the connection limits bound already; the 5 s wait is what
                 // keeps the queue short.
                 waitingHeavyRequests: ReviewSettings.waitingHeavyRequestsWhenServing),
-            waitingRoom: WaitingRoom(capacity: configuration.maxWaitingRequests))
+            waitingRoom: WaitingRoom(
+                capacity: configuration.maxWaitingRequests, capacityPerAddress: configuration.maxWaitingPerAddress))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],

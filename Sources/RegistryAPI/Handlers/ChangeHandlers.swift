@@ -91,8 +91,10 @@ enum ChangeHandlers {
         }
     }
 
+    /// Refused before it waits, when the waiting budget (in all, for the client's address, or
+    /// on its connection's event loop) is spent; the server then closes the connection.
     static let tooManyWaiting = RegistryError.unavailable(
-        "wait: too many requests are waiting for changes; retry shortly", retryAfterSeconds: 1)
+        "wait: too many requests are waiting for changes, in all or from this address; retry shortly", retryAfterSeconds: 1)
 
     /// An optional integer query parameter within `range`.
     private static func integer(_ text: String?, _ field: FieldName, range: ClosedRange<Int>, default value: Int)
