@@ -139,7 +139,7 @@ enum ServeCommand {
                 value: Double(loop.inFlight)),
             Gauge("registry_db_loop_statements_waiting", "Statements waiting for an event loop's session.", value: Double(loop.waiting)),
             Gauge(
-                "registry_waiting_requests", "Change-feed requests parked until a change or their deadline (no thread, no connection).",
+                "registry_waiting_requests", "Change-feed requests parked until a change or their deadline (a connection each; no thread, no database session).",
                 value: Double(api?.waitingRoom.count ?? 0)),
             Gauge(
                 "registry_heavy_requests_waiting", "Large publishes, dry runs and forms queued for a heavy-work permit (no thread).",
