@@ -62,12 +62,13 @@ enum Callbacks {
         }
         state.answered = true
         context.receiveDeadlines.handling(connection)
-        let request: HTTPRequest
+        var request: HTTPRequest
         switch state.finish() {
         case .handle(let complete): request = complete
         case .reject(let rejection):
             return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
+        request.waitingSeat = context.seat(of: connection)
         switch context.decide(request) {
         case .respond(let response):
             return ResponseWriter.queue(
@@ -77,7 +78,9 @@ enum Callbacks {
             // the connection, and MHD calls `access` again to send it.
             let pending = PendingAnswer()
             state.pending = pending
-            proceed(decision, pending: pending, suspended: SuspendedConnection(suspending: connection), context: context)
+            proceed(
+                decision, pending: pending, suspended: SuspendedConnection(suspending: connection, seat: request.waitingSeat),
+                context: context)
             return .YES
         }
     }
@@ -115,10 +118,7 @@ enum Callbacks {
             guard !answeringNow else { return refuse() }
             // Parked with its connection still suspended and no thread; the wake continues on the
             // connection's event loop. Refused for want of a seat, it gives its connection back.
-            let seat = WaitingRoom.Seat(
-                eventLoop: suspended.eventLoop, address: suspended.clientAddress,
-                loopLimit: context.waitingLimitPerEventLoop, addressLoopLimit: context.waitingLimitPerAddressPerEventLoop)
-            context.waitingRoom.park(waiting, seat: seat) { reason in
+            context.waitingRoom.park(waiting, seat: suspended.seat) { reason in
                 if reason == .full { pending.closeConnectionAfterAnswer() }
                 suspended.execute {
                     proceed(

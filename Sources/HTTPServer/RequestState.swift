@@ -127,12 +127,6 @@ struct SuspendedConnection: @unchecked Sendable {
             self.loop = loop
         }
 
-        /// The loop the connection belongs to, as the waiting room counts it.
-        var eventLoop: ObjectIdentifier { ObjectIdentifier(loop) }
-
-        /// Only on the connection's event loop.
-        var clientAddress: ClientAddress { ClientAddress(of: connection) }
-
         /// Only from the access handler or the content reader of this connection.
         func suspend() { MHD_suspend_connection(connection) }
 
@@ -153,16 +147,13 @@ struct SuspendedConnection: @unchecked Sendable {
     }
 
     private let handle: Handle
-    /// Read on the loop while suspending, for the waiting room: the loop and the client address
-    /// a parked request is counted against.
-    let eventLoop: ObjectIdentifier
-    let clientAddress: ClientAddress
+    /// What a request of this connection that parks is counted against.
+    let seat: WaitingRoom.Seat?
 
     /// Suspends `connection`; call only from the access handler.
-    init(suspending connection: OpaquePointer) {
+    init(suspending connection: OpaquePointer, seat: WaitingRoom.Seat?) {
         handle = Handle(connection)
-        eventLoop = handle.eventLoop
-        clientAddress = handle.clientAddress
+        self.seat = seat
         handle.suspend()
     }
 

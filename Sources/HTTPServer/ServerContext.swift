@@ -1,3 +1,4 @@
+import EventLoop
 import Synchronization
 
 /// Everything the C callbacks need, shared by all event loops and handler threads. MHD receives it as an
@@ -50,6 +51,14 @@ final class ServerContext: Sendable {
         self.errorLog = configuration.errorLog
         self.receiveDeadlines = ReceiveDeadlines(
             limitSeconds: configuration.connectionTimeoutSeconds, headLimitSeconds: configuration.requestHeadTimeoutSeconds)
+    }
+
+    /// Where `connection`'s requests sit for the waiting room; only on its event loop.
+    func seat(of connection: OpaquePointer) -> WaitingRoom.Seat? {
+        guard let loop = EventLoop.current else { return nil }
+        return WaitingRoom.Seat(
+            eventLoop: ObjectIdentifier(loop), address: ClientAddress(of: connection), loopLimit: waitingLimitPerEventLoop,
+            addressLoopLimit: waitingLimitPerAddressPerEventLoop)
     }
 
     func log(_ message: String) {

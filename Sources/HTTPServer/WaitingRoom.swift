@@ -18,11 +18,12 @@ public final class WaitingRoom: @unchecked Sendable {
         let generation: UInt64
     }
 
-    /// Where a parked request holds its connection: its event loop and client address, and how
-    /// many parked requests that loop's connections, and that address's connections on it, may
-    /// hold. Each daemon accepts only up to its own share of the connections, so a loop whose
-    /// share waiters took would leave new connections unaccepted however free the others are.
-    struct Seat: Sendable {
+    /// Where a request's connection sits, set by the server (`HTTPRequest.waitingSeat`): its
+    /// event loop and client address, and how many parked requests that loop's connections,
+    /// and that address's connections on it, may hold. Each daemon accepts only up to its own
+    /// share of the connections, so a loop whose share waiters took would leave new
+    /// connections unaccepted however free the others are.
+    public struct Seat: Sendable {
         let eventLoop: ObjectIdentifier
         let address: ClientAddress
         let loopLimit: Int
@@ -80,6 +81,15 @@ public final class WaitingRoom: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return entries.count
+    }
+
+    /// Whether `request` could park now: checked before any work for a request that would
+    /// wait, so that one past the budget is refused at once, before reading anything. Parking
+    /// checks again (`.full`), since others may take the seat meanwhile.
+    public func hasSeat(for request: HTTPRequest) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !stopping && hasRoom(for: request.waitingSeat)
     }
 
     /// Take before looking for what the request waits for; park with it.

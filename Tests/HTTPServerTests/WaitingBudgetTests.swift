@@ -40,6 +40,10 @@ import TestSupport
                                 tally.perLoop.withLock { $0[loop, default: (0, 0)].refused += 1 }
                                 return .respond(HTTPResponse(status: 503, headers: [("Retry-After", "1")], body: Array("full".utf8)))
                             })
+                    case "/ask":
+                        // What an application checks before any work for a request that would wait.
+                        let seat = room.hasSeat(for: request)
+                        return .respond(HTTPResponse(status: seat ? 200 : 503, body: Array("seat: \(seat)".utf8), closesConnection: !seat))
                     case "/work": return .work { .respond(HTTPResponse(status: 200, body: Array("work".utf8))) }
                     default: return .respond(HTTPResponse(status: 200, body: Array("now".utf8)))
                     }
@@ -66,6 +70,16 @@ import TestSupport
         try connection.write(RawHTTPRequest(target: "/wait").encoded(closeConnection: false))
         #expect(waitUntil { test.settled == settled + 1 && test.room.count + test.refused == settled + 1 })
         return (connection, test.refused == refused)
+    }
+
+    /// Whether `/ask` from `source` finds a seat; a refusal closes its connection.
+    private func ask(_ test: WaitServer, from source: String) throws -> Bool {
+        let asking = try RawHTTPConnection(port: test.port, timeoutSeconds: 10, sourceAddress: source)
+        defer { asking.close() }
+        try asking.write(RawHTTPRequest(target: "/ask").encoded(closeConnection: false))
+        let seat = try asking.readResponse().bodyText == "seat: true"
+        if !seat { #expect(try asking.readToEOF().isEmpty, "a response that closes its connection does") }
+        return seat
     }
 
     /// The refused answer 503 with `Retry-After` and close their connections; returns how many.
@@ -109,7 +123,12 @@ import TestSupport
             #expect(sent.map(\.parked) == [true, true, true, true, false, false], "\(source) parks four")
             try expectRefusals(sent.filter { !$0.parked }.map(\.0), count: 2, "\(source) past its four")
             parked += sent.filter(\.parked).map(\.0)
+            if source == "127.0.0.2" {
+                // Asked before any work: no seat for the address at its limit, one for another.
+                #expect(try ask(test, from: source) == false && ask(test, from: "127.0.0.5") == true)
+            }
         }
+        #expect(try ask(test, from: "127.0.0.5") == false, "the room is full")
         let fourth = try (0..<3).map { _ in try waiter(test, from: "127.0.0.5") }
         #expect(fourth.allSatisfy { !$0.parked })
         try expectRefusals(fourth.map(\.0), count: 3, "past the room's twelve")
