@@ -85,11 +85,12 @@ public final class WaitingRoom: @unchecked Sendable {
 
     /// Whether `request` could park now: checked before any work for a request that would
     /// wait, so that one past the budget is refused at once, before reading anything. Parking
-    /// checks again (`.full`), since others may take the seat meanwhile.
+    /// checks again (`.full`), since others may take the seat meanwhile. A stopping room has a
+    /// seat for everyone: parking then answers at once with what there is (`.answerNow`).
     public func hasSeat(for request: HTTPRequest) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return !stopping && hasRoom(for: request.waitingSeat)
+        return stopping || hasRoom(for: request.waitingSeat)
     }
 
     /// Take before looking for what the request waits for; park with it.

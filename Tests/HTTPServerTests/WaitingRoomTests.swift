@@ -142,6 +142,19 @@ import Glibc
         #expect(room.count(from: client) == 0 && room.count == 0)
     }
 
+    /// Asked before any work: a request whose seat is taken has none, and one without a seat
+    /// (made outside a server) counts against the room alone; a stopping room seats everyone,
+    /// to answer them at once with what there is.
+    @Test func hasSeatTellsWhetherARequestCouldParkNow() {
+        let room = WaitingRoom(capacity: 1)
+        let request = HTTPRequest(method: "GET", path: "/api/changes")
+        #expect(room.hasSeat(for: request))
+        room.park(self.request(room, "feed|1"), seat: seat("127.0.0.2", on: Loop()), wake: Wakes().callback)
+        #expect(!room.hasSeat(for: request))
+        room.stop()
+        #expect(room.hasSeat(for: request))
+    }
+
     @Test func theDeadlineWakesARequestAndStoppingAnswersTheRestAndEveryLaterOne() {
         let room = WaitingRoom(capacity: 10)
         let short = Wakes()
