@@ -31,6 +31,7 @@ import heapq
 import itertools
 import json
 import random
+import resource
 import selectors
 import socket
 import statistics
@@ -94,7 +95,13 @@ class Flood:
         return (f"GET {target} HTTP/1.1\r\nHost: x\r\nAuthorization: Api {self.token}\r\n\r\n").encode()
 
     def open(self, waiter: Waiter) -> None:
-        sock = socket.socket()
+        try:
+            sock = socket.socket()
+        except OSError as error:
+            name = errno.errorcode.get(error.errno, str(error.errno))
+            self.connect_errors[name] = self.connect_errors.get(name, 0) + 1
+            self.come_back(waiter, 1.0)
+            return
         sock.setblocking(False)
         try:
             sock.bind((waiter.source, 0))
@@ -325,6 +332,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
+    # About 1,500 sockets here and 1,000 connections in the replica (which inherits this limit).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 4096:
+        record("flood", False, f"needs 4096 file descriptors, the hard RLIMIT_NOFILE is {hard}")
+        closing_line(0, 1)
+        return 1
+    if soft != resource.RLIM_INFINITY and soft < 8192:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (8192 if hard == resource.RLIM_INFINITY else min(hard, 8192), hard))
     say("starting the stack")
     stack = Stack.start(tenant="waiters")
     print("\nLong-poll flood (the binary, default connection limits, waiters from six addresses)")
