@@ -54,19 +54,21 @@ enum Callbacks {
         let closeConnection = context.quiescing.load(ordering: .relaxed)
         guard !state.answered else {
             // Called again after an answer resumed the connection: send it.
-            guard let response = state.pending?.take() else { return .YES }
+            guard let pending = state.pending, let response = pending.take() else { return .YES }
             state.pending = nil
             return ResponseWriter.queue(
-                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
+                response, on: connection, closeConnection: closeConnection || pending.closesConnection,
+                handlerThreads: context.handlerThreads)
         }
         state.answered = true
         context.receiveDeadlines.handling(connection)
-        let request: HTTPRequest
+        var request: HTTPRequest
         switch state.finish() {
         case .handle(let complete): request = complete
         case .reject(let rejection):
             return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
+        request.waitingSeat = context.seat(of: connection)
         switch context.decide(request) {
         case .respond(let response):
             return ResponseWriter.queue(
@@ -76,7 +78,9 @@ enum Callbacks {
             // the connection, and MHD calls `access` again to send it.
             let pending = PendingAnswer()
             state.pending = pending
-            proceed(decision, pending: pending, suspended: SuspendedConnection(suspending: connection), context: context)
+            proceed(
+                decision, pending: pending, suspended: SuspendedConnection(suspending: connection, seat: request.waitingSeat),
+                context: context)
             return .YES
         }
     }
@@ -113,8 +117,9 @@ enum Callbacks {
         case .wait(let waiting):
             guard !answeringNow else { return refuse() }
             // Parked with its connection still suspended and no thread; the wake continues on the
-            // connection's event loop.
-            context.waitingRoom.park(waiting) { reason in
+            // connection's event loop. Refused for want of a seat, it gives its connection back.
+            context.waitingRoom.park(waiting, seat: suspended.seat) { reason in
+                if reason == .full { pending.closeConnectionAfterAnswer() }
                 suspended.execute {
                     proceed(
                         waiting.then(reason), pending: pending, suspended: suspended, context: context,
@@ -137,13 +142,15 @@ enum Callbacks {
         if let connection { context.receiveDeadlines.awaitingNext(connection) }
     }
 
-    /// Tracks connections for the receive deadline.
+    /// Tracks connections for the receive deadline, and counts closes for `DaemonRun`.
     static let connection: MHD_NotifyConnectionCallback = { cls, connection, _, event in
         guard let cls, let connection else { return }
         let deadlines = ServerContext.from(cls).receiveDeadlines
         switch event {
         case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, socket: cmhd_connection_fd(connection))
-        case .CONNECTION_NOTIFY_CLOSED: deadlines.closed(connection)
+        case .CONNECTION_NOTIFY_CLOSED:
+            deadlines.closed(connection)
+            DaemonRun.closedConnections.add(1, ordering: .relaxed)
         default: break
         }
     }

@@ -54,7 +54,7 @@ final class Daemon: @unchecked Sendable {
         let daemon: Daemon
         do {
             daemon = Daemon(handle: handle, loop: try EventLoop())
-            try daemon.loop.watch(cmhd_daemon_epoll_fd(handle), interest: .read) { _ in MHD_run(handle) }
+            try daemon.loop.watch(cmhd_daemon_epoll_fd(handle), interest: .read) { _ in DaemonRun.run(handle) }
         } catch {
             MHD_stop_daemon(handle)
             throw HTTPServerError("cannot start an event loop: \(error)")
@@ -110,5 +110,5 @@ private final class DaemonTimeout: LoopTicker {
         return ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
     }
 
-    func tick() { MHD_run(handle) }
+    func tick() { DaemonRun.run(handle) }
 }

@@ -10,11 +10,18 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// The remainder of a body too large to hold at once; sent with chunked encoding.
     public var rest: (any HTTPBodyStream)?
+    /// Close the connection after this answer (`Connection: close`): a client refused for want
+    /// of capacity gives its connection back instead of keeping it idle.
+    public var closesConnection: Bool
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], rest: (any HTTPBodyStream)? = nil) {
+    public init(
+        status: Int, headers: [(String, String)] = [], body: [UInt8] = [], rest: (any HTTPBodyStream)? = nil,
+        closesConnection: Bool = false
+    ) {
         self.status = status
         self.headers = headers.map { (name: $0.0, value: $0.1) }
         self.body = body
         self.rest = rest
+        self.closesConnection = closesConnection
     }
 }

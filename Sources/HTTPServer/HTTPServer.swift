@@ -77,6 +77,7 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(state.phase == .running ? "the server is already running" : "a stopped server cannot be restarted")
             }
             try configuration.validate()
+            try configuration.validate(context.waitingRoom)
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             if configuration.port != 0 { try address.probeBind() }
 

@@ -102,4 +102,34 @@ public struct HTTPServerConfiguration: Sendable {
     var connectionLimitPerAddressPerEventLoop: Int {
         connectionLimitPerAddress == 0 ? 0 : max(1, connectionLimitPerAddress / eventLoopCount)
     }
+
+    /// The most of `connections` that parked requests may hold: half. The rest is kept for
+    /// short requests and the probes. libmicrohttpd at its connection limit stops accepting
+    /// rather than refusing, so without this, waiters holding every slot would leave each
+    /// other client's connections unaccepted until the waits end, their own 503 never sent.
+    public static func waitingShare(of connections: Int) -> Int { connections / 2 }
+
+    /// Checked at start: the room may not promise waiters more than their share of the
+    /// connections, in all and per client address.
+    func validate(_ room: WaitingRoom) throws(HTTPServerError) {
+        guard room.capacity <= Self.waitingShare(of: connectionLimit) else {
+            throw HTTPServerError(
+                "a waiting room of \(room.capacity) is more than half of connectionLimit \(connectionLimit)")
+        }
+        guard connectionLimitPerAddress == 0 || room.capacityPerAddress == .max
+            || room.capacityPerAddress <= Self.waitingShare(of: connectionLimitPerAddress)
+        else {
+            throw HTTPServerError(
+                "a waiting room of \(room.capacityPerAddress) per address is more than half of connectionLimitPerAddress \(connectionLimitPerAddress)")
+        }
+    }
+
+    /// Each daemon enforces its own connection limits, so parked requests are bounded per event
+    /// loop as well: at most their share of that loop's connections, and of one address's there.
+    var waitingLimitPerEventLoop: Int { Self.waitingShare(of: connectionLimitPerEventLoop) }
+
+    /// No bound of its own when addresses have no connection limit.
+    var waitingLimitPerAddressPerEventLoop: Int {
+        connectionLimitPerAddress == 0 ? .max : Self.waitingShare(of: connectionLimitPerAddressPerEventLoop)
+    }
 }

@@ -83,6 +83,15 @@ final class RequestState {
 /// it, then resumes the connection; the connection's event loop takes it on its next call.
 final class PendingAnswer: Sendable {
     private let response = Mutex<HTTPResponse?>(nil)
+    private let closing = Atomic<Bool>(false)
+
+    /// Set when the request was refused for want of connections (the waiting room had no seat
+    /// for it): the answer then closes the connection, giving the slot back.
+    func closeConnectionAfterAnswer() {
+        closing.store(true, ordering: .relaxed)
+    }
+
+    var closesConnection: Bool { closing.load(ordering: .relaxed) }
 
     func set(_ answer: HTTPResponse) {
         response.withLock { $0 = answer }
@@ -127,7 +136,7 @@ struct SuspendedConnection: @unchecked Sendable {
         func resume() {
             loop.execute { [self] in
                 MHD_resume_connection(connection)
-                loop.afterTasks(key: Int(bitPattern: daemon)) { [daemon] in MHD_run(daemon) }
+                loop.afterTasks(key: Int(bitPattern: daemon)) { [daemon] in DaemonRun.run(daemon) }
             }
         }
 
@@ -138,10 +147,13 @@ struct SuspendedConnection: @unchecked Sendable {
     }
 
     private let handle: Handle
+    /// What a request of this connection that parks is counted against.
+    let seat: WaitingRoom.Seat?
 
     /// Suspends `connection`; call only from the access handler.
-    init(suspending connection: OpaquePointer) {
+    init(suspending connection: OpaquePointer, seat: WaitingRoom.Seat?) {
         handle = Handle(connection)
+        self.seat = seat
         handle.suspend()
     }
 

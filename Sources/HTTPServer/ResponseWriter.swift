@@ -37,7 +37,7 @@ enum ResponseWriter {
         for header in response.headers where !ASCIICase.matches(header.name.utf8, "content-length") {
             guard MHD_add_response_header(mhdResponse, header.name, header.value) == .YES else { return nil }
         }
-        if closeConnection {
+        if closeConnection || response.closesConnection {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)

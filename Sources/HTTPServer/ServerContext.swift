@@ -1,3 +1,4 @@
+import EventLoop
 import Synchronization
 
 /// Everything the C callbacks need, shared by all event loops and handler threads. MHD receives it as an
@@ -8,6 +9,10 @@ final class ServerContext: Sendable {
     let decide: @Sendable (HTTPRequest) -> Decision
     /// Where requests waiting for an event are parked without a thread.
     let waitingRoom: WaitingRoom
+    /// How many parked requests one event loop's connections may hold, and one client
+    /// address's connections on one loop.
+    let waitingLimitPerEventLoop: Int
+    let waitingLimitPerAddressPerEventLoop: Int
     let rejection: @Sendable (HTTPRejection) -> HTTPResponse
     let maxBodyBytes: Int
     let requestLimits: RequestLimits
@@ -36,6 +41,8 @@ final class ServerContext: Sendable {
     ) {
         self.decide = decide
         self.waitingRoom = waitingRoom
+        self.waitingLimitPerEventLoop = configuration.waitingLimitPerEventLoop
+        self.waitingLimitPerAddressPerEventLoop = configuration.waitingLimitPerAddressPerEventLoop
         self.handlerThreads = HandlerThreads(count: configuration.workers)
         self.rejection = rejection
         self.maxBodyBytes = configuration.maxBodyBytes
@@ -44,6 +51,14 @@ final class ServerContext: Sendable {
         self.errorLog = configuration.errorLog
         self.receiveDeadlines = ReceiveDeadlines(
             limitSeconds: configuration.connectionTimeoutSeconds, headLimitSeconds: configuration.requestHeadTimeoutSeconds)
+    }
+
+    /// Where `connection`'s requests sit for the waiting room; only on its event loop.
+    func seat(of connection: OpaquePointer) -> WaitingRoom.Seat? {
+        guard let loop = EventLoop.current else { return nil }
+        return WaitingRoom.Seat(
+            eventLoop: ObjectIdentifier(loop), address: ClientAddress(of: connection), loopLimit: waitingLimitPerEventLoop,
+            addressLoopLimit: waitingLimitPerAddressPerEventLoop)
     }
 
     func log(_ message: String) {

@@ -20,7 +20,9 @@ public enum WakeReason: Sendable, Equatable {
     case notified
     /// Its deadline passed.
     case deadline
-    /// The room is full: this request could not be parked.
+    /// No seat: the room, its share for the client address, or the event loop's share of
+    /// the connections is full. The request was not parked (refuse it); its connection is
+    /// closed after the answer.
     case full
     /// The server is stopping (or nothing can park): answer now, with what there is; parking
     /// again is answered with the shutting-down rejection.

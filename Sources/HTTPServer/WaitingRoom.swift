@@ -5,9 +5,12 @@ import Foundation
 /// deadline hands each back to its connection's event loop, which looks again
 /// (`WaitRequest.then`) and answers, or parks it again.
 ///
-/// Bounded: past `capacity` parked requests a new one is woken at once with `.full`, for the
-/// application to refuse. libmicrohttpd never times out a suspended connection, so a wait may
-/// outlast the connection timeout; the timeout starts again once the answer is queued.
+/// Bounded, because every parked request holds a connection: past `capacity` parked requests
+/// in all, or `capacityPerAddress` from one client address, a new one is woken at once with
+/// `.full`, for the application to refuse before it waits. The server adds its own bound per
+/// event loop (`Seat`), so that waiters never hold the connections short requests and probes
+/// need. libmicrohttpd never times out a suspended connection, so a wait may outlast the
+/// connection timeout; the timeout starts again once the answer is queued.
 public final class WaitingRoom: @unchecked Sendable {
     /// A snapshot of the wake count of a key's stripe, taken before looking for events.
     public struct Ticket: Sendable {
@@ -15,25 +18,62 @@ public final class WaitingRoom: @unchecked Sendable {
         let generation: UInt64
     }
 
+    /// Where a request's connection sits, set by the server (`HTTPRequest.waitingSeat`): its
+    /// event loop and client address, and how many parked requests that loop's connections,
+    /// and that address's connections on it, may hold. Each daemon accepts only up to its own
+    /// share of the connections, so a loop whose share waiters took would leave new
+    /// connections unaccepted however free the others are.
+    public struct Seat: Sendable {
+        let eventLoop: ObjectIdentifier
+        let address: ClientAddress
+        let loopLimit: Int
+        let addressLoopLimit: Int
+
+        fileprivate var loopAddress: LoopAddress { LoopAddress(eventLoop: eventLoop, address: address) }
+    }
+
+    fileprivate struct LoopAddress: Hashable {
+        let eventLoop: ObjectIdentifier
+        let address: ClientAddress
+    }
+
     private struct Entry {
         let key: [UInt8]
         let deadline: ContinuousClock.Instant
+        let seat: Seat?
         let wake: @Sendable (WakeReason) -> Void
     }
 
+    /// Most requests parked at once.
     public let capacity: Int
+    /// Most requests one client address may have parked at once; `Int.max` for no limit of its own.
+    public let capacityPerAddress: Int
 
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var entries: [UInt64: Entry] = [:]
+    /// Parked requests per client address, per event loop, and per client address on each loop.
+    private var perAddress: [ClientAddress: Int] = [:]
+    private var perLoop: [ObjectIdentifier: Int] = [:]
+    private var perLoopAddress: [LoopAddress: Int] = [:]
     private var nextID: UInt64 = 0
     /// Wakes per stripe of keys; a ticket whose stripe moved on since it was taken missed one.
     private var generations = [UInt64](repeating: 0, count: 64)
     private var timerRunning = false
     private var stopping = false
 
-    public init(capacity: Int) {
+    /// - Parameter capacityPerAddress: 0 for no limit of its own (the server's per-loop bound
+    ///   still applies when its connections have a per-address limit).
+    public init(capacity: Int, capacityPerAddress: Int = 0) {
         self.capacity = max(0, capacity)
+        self.capacityPerAddress = capacityPerAddress > 0 ? capacityPerAddress : .max
+    }
+
+    /// Requests parked now from `address`.
+    func count(from address: ClientAddress) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return perAddress[address] ?? 0
     }
 
     /// Requests parked now.
@@ -41,6 +81,16 @@ public final class WaitingRoom: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return entries.count
+    }
+
+    /// Whether `request` could park now: checked before any work for a request that would
+    /// wait, so that one past the budget is refused at once, before reading anything. Parking
+    /// checks again (`.full`), since others may take the seat meanwhile. A stopping room has a
+    /// seat for everyone: parking then answers at once with what there is (`.answerNow`).
+    public func hasSeat(for request: HTTPRequest) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping || hasRoom(for: request.waitingSeat)
     }
 
     /// Take before looking for what the request waits for; park with it.
@@ -71,18 +121,19 @@ public final class WaitingRoom: @unchecked Sendable {
         woken.forEach { $0(.answerNow) }
     }
 
-    /// Parks `request`; `wake` is called exactly once, from another thread or (when the
-    /// request cannot park, or missed a wake) right away.
-    func park(_ request: WaitRequest, wake: @escaping @Sendable (WakeReason) -> Void) {
+    /// Parks `request`, counted against `seat` when given; `wake` is called exactly once, from
+    /// another thread or (when the request cannot park, or missed a wake) right away.
+    func park(_ request: WaitRequest, seat: Seat? = nil, wake: @escaping @Sendable (WakeReason) -> Void) {
         condition.lock()
         let immediate: WakeReason? =
             if stopping { .answerNow }
             else if generations[Self.stripe(request.ticket.key)] != request.ticket.generation { .notified }
-            else if entries.count >= capacity { .full }
+            else if !hasRoom(for: seat) { .full }
             else { nil }
         if immediate == nil {
             nextID += 1
-            entries[nextID] = Entry(key: request.ticket.key, deadline: request.deadline, wake: wake)
+            entries[nextID] = Entry(key: request.ticket.key, deadline: request.deadline, seat: seat, wake: wake)
+            if let seat { adjust(seat, by: 1) }
             if timerRunning {
                 condition.broadcast()
             } else {
@@ -96,6 +147,33 @@ public final class WaitingRoom: @unchecked Sendable {
         if let immediate { wake(immediate) }
     }
 
+    /// Under `condition`.
+    private func hasRoom(for seat: Seat?) -> Bool {
+        guard entries.count < capacity else { return false }
+        guard let seat else { return true }
+        return (perAddress[seat.address] ?? 0) < capacityPerAddress
+            && (perLoop[seat.eventLoop] ?? 0) < seat.loopLimit
+            && (perLoopAddress[seat.loopAddress] ?? 0) < seat.addressLoopLimit
+    }
+
+    /// Under `condition`.
+    private func adjust(_ seat: Seat, by change: Int) {
+        Self.add(change, to: &perAddress, seat.address)
+        Self.add(change, to: &perLoop, seat.eventLoop)
+        Self.add(change, to: &perLoopAddress, seat.loopAddress)
+    }
+
+    /// Counts that fall to zero are removed, so the tables only hold addresses waiting now.
+    private static func add<Key: Hashable>(_ change: Int, to counts: inout [Key: Int], _ key: Key) {
+        let count = (counts[key] ?? 0) + change
+        counts[key] = count > 0 ? count : nil
+    }
+
+    /// Under `condition`: takes the entry out and gives its seat back.
+    private func remove(_ id: UInt64) {
+        if let seat = entries.removeValue(forKey: id)?.seat { adjust(seat, by: -1) }
+    }
+
     private func take(
         _ matching: (Entry) -> Bool, beforeTaking: () -> Void
     ) -> [@Sendable (WakeReason) -> Void] {
@@ -104,7 +182,7 @@ public final class WaitingRoom: @unchecked Sendable {
         beforeTaking()
         var woken: [@Sendable (WakeReason) -> Void] = []
         for (id, entry) in entries where matching(entry) {
-            entries[id] = nil
+            remove(id)
             woken.append(entry.wake)
         }
         return woken
@@ -128,7 +206,7 @@ public final class WaitingRoom: @unchecked Sendable {
             }
             var expired: [@Sendable (WakeReason) -> Void] = []
             for (id, entry) in entries where entry.deadline <= now {
-                entries[id] = nil
+                remove(id)
                 expired.append(entry.wake)
             }
             condition.unlock()

@@ -29,7 +29,7 @@ public final class RegistryAPI: Sendable {
         store: (any SchemaStore)?, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
         caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings(),
-        waitingRoom: WaitingRoom = WaitingRoom(capacity: 1000)
+        waitingRoom: WaitingRoom = WaitingRoom(capacity: 250)
     ) {
         self.init(
             store: store, clock: clock, logger: logger, metrics: metrics, caching: caching, reviewing: reviewing,

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import RegistryAPI
 import RegistryPostgres
 
@@ -36,7 +37,10 @@ struct Configuration: Sendable {
     var compatibilityMaxVersions: Int
     /// CPU-heavy requests (publish, dry run, uncached forms of large schemas) run at once.
     var maxHeavyRequests: Int
+    /// Change-feed requests parked at once, in all and from one client address (0: no limit
+    /// of its own); at most half of the connections, so short requests and probes keep the rest.
     var maxWaitingRequests: Int
+    var maxWaitingPerAddress: Int
 
     /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
     static let variables: [(name: String, meaning: String)] = [
@@ -64,13 +68,23 @@ struct Configuration: Sendable {
         ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
         ("REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first (default 100)"),
         ("REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs, uncached forms and push checks of large schemas running at once (default: one per core)"),
-        ("REGISTRY_MAX_WAITING_REQUESTS", "change-feed requests that may wait at once; more are 503 (default 1000)"),
+        (
+            "REGISTRY_MAX_WAITING_REQUESTS",
+            "change-feed requests that may wait at once, at most half of REGISTRY_MAX_CONNECTIONS; more are 503 (default: a quarter of REGISTRY_MAX_CONNECTIONS)"
+        ),
+        (
+            "REGISTRY_MAX_WAITING_PER_ADDRESS",
+            "change-feed requests one client address may have waiting, at most half of REGISTRY_MAX_CONNECTIONS_PER_ADDRESS; 0 for no limit of its own (default: a quarter of REGISTRY_MAX_CONNECTIONS_PER_ADDRESS)"
+        ),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
         let reader = EnvironmentReader(environment: environment)
         let (host, port) = try reader.hostPort("REGISTRY_LISTEN", default: ("127.0.0.1", 8080))
         let workers = try reader.integer("REGISTRY_HTTP_WORKERS", default: 16, range: 1...256)
+        let maxConnections = try reader.integer("REGISTRY_MAX_CONNECTIONS", default: 1000, range: 1...100_000)
+        let maxConnectionsPerAddress = try reader.integer(
+            "REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", default: 256, range: 0...100_000)
         return Configuration(
             listenHost: host,
             listenPort: port,
@@ -89,8 +103,8 @@ struct Configuration: Sendable {
             maxBodyBytes: try reader.integer("REGISTRY_MAX_BODY_BYTES", default: 1_048_576, range: 1024...67_108_864),
             maxHeaderBytes: try reader.integer("REGISTRY_MAX_HEADER_BYTES", default: 32_768, range: 4096...1_048_576),
             connectionTimeoutSeconds: try reader.integer("REGISTRY_CONNECTION_TIMEOUT_SECONDS", default: 30, range: 1...3600),
-            maxConnections: try reader.integer("REGISTRY_MAX_CONNECTIONS", default: 1000, range: 1...100_000),
-            maxConnectionsPerAddress: try reader.integer("REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", default: 256, range: 0...100_000),
+            maxConnections: maxConnections,
+            maxConnectionsPerAddress: maxConnectionsPerAddress,
             requestHeadTimeoutSeconds: try reader.integer("REGISTRY_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3600),
             migrationsDirectory: reader.optional("REGISTRY_MIGRATIONS_DIR"),
             logLevel: try reader.logLevel("REGISTRY_LOG_LEVEL"),
@@ -106,8 +120,27 @@ struct Configuration: Sendable {
             compatibilityMaxVersions: try reader.integer("REGISTRY_COMPATIBILITY_MAX_VERSIONS", default: 100, range: 1...10_000),
             maxHeavyRequests: try reader.integer(
                 "REGISTRY_MAX_HEAVY_REQUESTS", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256),
-            maxWaitingRequests: try reader.integer("REGISTRY_MAX_WAITING_REQUESTS", default: 1000, range: 0...100_000)
+            maxWaitingRequests: try waitingBudget(
+                reader, "REGISTRY_MAX_WAITING_REQUESTS", of: ("REGISTRY_MAX_CONNECTIONS", maxConnections)),
+            maxWaitingPerAddress: try waitingBudget(
+                reader, "REGISTRY_MAX_WAITING_PER_ADDRESS", of: ("REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", maxConnectionsPerAddress))
         )
+    }
+
+    /// A waiting budget: by default a quarter of the connections it draws on, and never more
+    /// than the half `HTTPServerConfiguration.waitingShare` leaves it (waiters must not hold the
+    /// connections short requests and the probes need). Connections without a limit (0) leave
+    /// the budget unbounded too, 0 by default.
+    private static func waitingBudget(
+        _ reader: EnvironmentReader, _ name: String, of connections: (name: String, limit: Int)
+    ) throws(ConfigurationError) -> Int {
+        let budget = try reader.integer(name, default: connections.limit / 4, range: 0...100_000)
+        let share = HTTPServerConfiguration.waitingShare(of: connections.limit)
+        guard connections.limit == 0 || budget <= share else {
+            throw ConfigurationError(
+                description: "\(name) must be at most half of \(connections.name) (\(connections.limit)), so that short requests and probes keep the rest: at most \(share), got \(budget)")
+        }
+        return budget
     }
 
     /// The effective settings for the start-up log line, with the database password masked.
@@ -133,6 +166,7 @@ struct Configuration: Sendable {
             ("compatibility_max_versions", String(compatibilityMaxVersions)),
             ("max_heavy_requests", String(maxHeavyRequests)),
             ("max_waiting_requests", String(maxWaitingRequests)),
+            ("max_waiting_per_address", maxWaitingPerAddress == 0 ? "no limit of its own" : String(maxWaitingPerAddress)),
         ]
     }
 }

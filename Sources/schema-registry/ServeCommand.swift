@@ -44,7 +44,8 @@ enum ServeCommand {
                 // and its body, which the connection limits bound already; the 5 s wait is what
                 // keeps the queue short.
                 waitingHeavyRequests: ReviewSettings.waitingHeavyRequestsWhenServing),
-            waitingRoom: WaitingRoom(capacity: configuration.maxWaitingRequests))
+            waitingRoom: WaitingRoom(
+                capacity: configuration.maxWaitingRequests, capacityPerAddress: configuration.maxWaitingPerAddress))
         apiForGauges.withLock { $0 = api }
         let listener = NotificationListener(
             config: pool.config, channels: ["registry_changes"],
@@ -138,7 +139,7 @@ enum ServeCommand {
                 value: Double(loop.inFlight)),
             Gauge("registry_db_loop_statements_waiting", "Statements waiting for an event loop's session.", value: Double(loop.waiting)),
             Gauge(
-                "registry_waiting_requests", "Change-feed requests parked until a change or their deadline (no thread, no connection).",
+                "registry_waiting_requests", "Change-feed requests parked until a change or their deadline (a connection each; no thread, no database session).",
                 value: Double(api?.waitingRoom.count ?? 0)),
             Gauge(
                 "registry_heavy_requests_waiting", "Large publishes, dry runs and forms queued for a heavy-work permit (no thread).",

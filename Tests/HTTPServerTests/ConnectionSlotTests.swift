@@ -31,4 +31,21 @@ import TestSupport
         let waited = Date().timeIntervalSince(started)
         #expect(waited >= 0.9 && waited < 5, "closed after \(waited) s")
     }
+
+    /// libmicrohttpd stops listening at its connection limit and listens again only on a later
+    /// run of the daemon: once connections close, the ones queued meanwhile must be accepted at
+    /// once, not at the next unrelated event.
+    @Test func aDaemonAtItsConnectionLimitAcceptsAgainOnceConnectionsClose() throws {
+        let test = try TestServer(configuration: HTTPServerConfiguration(
+            workers: 1, eventLoops: 1, connectionTimeoutSeconds: 60, connectionLimit: 4, requestHeadTimeoutSeconds: 60))
+        let idle = try (0..<4).map { _ in try RawHTTPConnection(port: test.port) }
+        Thread.sleep(forTimeInterval: 0.2)
+        let queued = try RawHTTPConnection(port: test.port, timeoutSeconds: 10)
+        try queued.write(RawHTTPRequest(target: "/queued").encoded(closeConnection: true))
+        Thread.sleep(forTimeInterval: 0.2)
+        idle.forEach { $0.close() }
+        // Without a run of its own the daemon would not accept it before the head deadline.
+        #expect(try queued.readResponse().status == 200)
+        #expect(try RawHTTPClient.send(port: test.port, target: "/after").status == 200)
+    }
 }

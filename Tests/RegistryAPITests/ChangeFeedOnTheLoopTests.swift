@@ -94,7 +94,7 @@ import TestSupport
             Issue.record("a full room is refused without another read")
             return
         }
-        #expect(refused.status == 503)
+        #expect(refused.status == 503 && refused.closesConnection)
         #expect(refused.headers.contains { $0.name == "Retry-After" && $0.value == "1" })
         guard case .later(let last) = parked.then(.answerNow), case .respond(let now)? = completedHere(last) else {
             Issue.record("told to answer now, it reads once more on the loop and answers")
@@ -102,6 +102,26 @@ import TestSupport
         }
         #expect(now.status == 200)
         #expect(try Self.events(now.body) == [])
+    }
+
+    /// With no seat left, a request that would wait is refused before the feed is read (the
+    /// decision is the answer itself, not a read), and its connection is closed; a request
+    /// that does not wait is answered as ever.
+    @Test func pastTheWaitingBudgetTheRequestIsRefusedBeforeAnyRead() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        let api = RegistryAPI(
+            store: PostgresSchemaStore(pool: registry.pool), clock: TestClock().now, caching: CacheSettings(lookupSeconds: 60),
+            waitingRoom: WaitingRoom(capacity: 0))
+        let waiting = feedRequest(tenant, [("wait", "30")])
+        #expect(api.handle(waiting).status == 503, "warms the lookup cache")
+        guard case .respond(let refused) = api.decide(waiting) else {
+            Issue.record("refused without reading the feed")
+            return
+        }
+        #expect(refused.status == 503 && refused.closesConnection)
+        #expect(refused.headers.contains { $0.name == "Retry-After" && $0.value == "1" })
+        #expect(api.handle(feedRequest(tenant, [])).status == 200)
     }
 
     /// Through the real server with its only handler thread held by a publish waiting for its

@@ -212,13 +212,15 @@ import TestSupport
 
     @Test func fiveHundredWaitingReadersHoldNoHandlerThreadOrDatabaseConnection() throws {
         let database = try ServiceDatabase.make()
-        // All 500 readers come from 127.0.0.1, so the per-address connection limit is lifted.
+        // All 500 readers come from 127.0.0.1, so the per-address connection limit is lifted
+        // (and with it the per-address waiting budget); waiters may hold half the connections.
         let server = try ServiceProcess.serve(
             environment: serveEnvironment(
                 database.url,
                 [
                     "REGISTRY_HTTP_WORKERS": "4", "REGISTRY_DB_POOL_SIZE": "4", "REGISTRY_HTTP_EVENT_LOOPS": "2",
                     "REGISTRY_DB_LOOP_SESSIONS": "1", "REGISTRY_MAX_CONNECTIONS_PER_ADDRESS": "0",
+                    "REGISTRY_MAX_CONNECTIONS": "2000", "REGISTRY_MAX_WAITING_REQUESTS": "1000",
                 ]))
         defer { server.kill() }
         let tenant = try database.makeTenant(port: server.port)

@@ -23,6 +23,10 @@ import TestSupport
         BadSetting(variable: "REGISTRY_DB_LOOP_SESSIONS", value: "17"),
         BadSetting(variable: "REGISTRY_SHUTDOWN_GRACE_SECONDS", value: "soon"),
         BadSetting(variable: "REGISTRY_CACHE_BYTES", value: "1e9"),
+        // Waiters may hold at most half of the connections (1000, and 256 per address, by default).
+        BadSetting(variable: "REGISTRY_MAX_WAITING_REQUESTS", value: "1000"),
+        BadSetting(variable: "REGISTRY_MAX_WAITING_REQUESTS", value: "501"),
+        BadSetting(variable: "REGISTRY_MAX_WAITING_PER_ADDRESS", value: "129"),
     ]
 
     @Test(arguments: badSettings)

@@ -20,11 +20,12 @@
  * - cmhd_daemon_epoll_fd, cmhd_daemon_timeout_ms: MHD_get_daemon_info is variadic, and
  *   MHD_get_timeout's MHD_UNSIGNED_LONG_LONG out-parameter is folded into one signed result;
  *   the event loop needs both to wait on the daemon beside other descriptors.
- * - cmhd_connection_daemon, cmhd_connection_fd: MHD_get_connection_info is variadic too;
- *   a resumed connection's daemon must be run, since without its own thread it has no
- *   inter-thread channel to notice the resume; the socket is what the
- *   receive deadline shuts down when a client sends too slowly (MHD's own timeout only
- *   measures idleness, so a byte a second keeps a connection forever).
+ * - cmhd_connection_daemon, cmhd_connection_fd, cmhd_connection_client_address:
+ *   MHD_get_connection_info is variadic too; a resumed connection's daemon must be run, since
+ *   without its own thread it has no inter-thread channel to notice the resume; the socket is
+ *   what the receive deadline shuts down when a client sends too slowly (MHD's own timeout only
+ *   measures idleness, so a byte a second keeps a connection forever); the client's address is
+ *   what the waiting room counts a client's parked requests by.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,5 +79,9 @@ struct MHD_Daemon *cmhd_connection_daemon(struct MHD_Connection *connection);
 
 /* The connection's socket, -1 if unknown. */
 int cmhd_connection_fd(struct MHD_Connection *connection);
+
+/* The client's address (sockaddr_in or sockaddr_in6, MHD's own storage, valid while the
+   connection is open); NULL if unknown. */
+const struct sockaddr *cmhd_connection_client_address(struct MHD_Connection *connection);
 
 #endif

@@ -25,6 +25,9 @@ enum ChangeHandlers {
         let pageSize = try integer(call.query.string(.pageSize), .pageSize, range: 1...maxPageSize, default: defaultPageSize)
         let requested: ChangeCursor? = after.isEmpty || after == "now" ? nil : try ChangeCursorToken.decode(after)
         return try call.withApplication(code: code) { application in
+            // Past the waiting budget, refused before the first read: a flood of waiters costs
+            // no database work, only their answers.
+            if waitSeconds > 0, !call.waitingRoom.hasSeat(for: call.request) { return .respond(waitingRefusal) }
             let reader: @Sendable (ChangeCursor) -> Step = { cursor in
                 Reader(call: call, application: application, cursor: cursor, pageSize: pageSize, deadline: .now + .seconds(waitSeconds))
                     .look(firstTime: true)
@@ -59,7 +62,7 @@ enum ChangeHandlers {
                     case .notified, .deadline:
                         return look(firstTime: false)
                     case .full where firstTime:
-                        return .respond(ErrorResponse.make(tooManyWaiting))
+                        return .respond(waitingRefusal)
                     case .full, .answerNow:
                         return read { page in .respond(response(page)) }
                     }
@@ -91,8 +94,17 @@ enum ChangeHandlers {
         }
     }
 
+    /// Refused before it waits, when the waiting budget (in all, for the client's address, or
+    /// on its connection's event loop) is spent.
     static let tooManyWaiting = RegistryError.unavailable(
-        "wait: too many requests are waiting for changes; retry shortly", retryAfterSeconds: 1)
+        "wait: too many requests are waiting for changes, in all or from this address; retry shortly", retryAfterSeconds: 1)
+
+    /// The refusal closes the connection: the budget is there to keep connections free.
+    static var waitingRefusal: HTTPResponse {
+        var response = ErrorResponse.make(tooManyWaiting)
+        response.closesConnection = true
+        return response
+    }
 
     /// An optional integer query parameter within `range`.
     private static func integer(_ text: String?, _ field: FieldName, range: ClosedRange<Int>, default value: Int)
