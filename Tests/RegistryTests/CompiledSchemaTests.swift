@@ -282,6 +282,14 @@ func validationFailures(_ schema: CompiledSchema, _ value: String, embedded: Str
         let outcome = schema.validate(.array(Array(repeating: .number("1"), count: 10_000)), budget: &budget)
         #expect(outcome.exhausted)
     }
+
+    /// Members visited cost budget even when no subschema applies to them.
+    @Test func aWideObjectSpendsTheBudgetAndStops() throws {
+        let schema = try compiledSchema(##"{"anyOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}], "required": ["z"]}"##)
+        let members = (0..<10_000).map { (key: "k\($0)", value: JSONValue.null) }
+        var budget = 1_000
+        #expect(schema.validate(.object(JSONObject(members)), budget: &budget).exhausted)
+    }
 }
 
 /// The default evaluation depth fits a test thread's stack (a value nested past it ends
