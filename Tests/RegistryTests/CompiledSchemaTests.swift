@@ -244,6 +244,15 @@ func validationFailures(_ schema: CompiledSchema, _ value: String, embedded: Str
         #expect(10_000_000 - budget <= uses * (steps + 2) * 2 + 10)
     }
 
+    /// A cache counts compiled schemas by their heap size, which grows with what they hold.
+    @Test func heapSizeGrowsWithTheSchema() throws {
+        let small = try compiledSchema(##"{"properties": {"a": {"type": "string"}}}"##)
+        let properties = (0..<100).map { ##""field\##($0)": {"type": "string", "pattern": "^[A-Z]{2}[0-9]+$", "enum": ["one", "two"]}"## }
+        let large = try compiledSchema("{\"properties\": {\(properties.joined(separator: ","))}}")
+        #expect(small.heapSize > 0)
+        #expect(large.heapSize > 50 * small.heapSize)
+    }
+
     /// Two branches that both recurse make work exponential in the value's depth; the budget
     /// ends it.
     @Test func anExponentialSchemaEndsExhausted() throws {
@@ -281,6 +290,14 @@ func validationFailures(_ schema: CompiledSchema, _ value: String, embedded: Str
         var budget = 1_000
         let outcome = schema.validate(.array(Array(repeating: .number("1"), count: 10_000)), budget: &budget)
         #expect(outcome.exhausted)
+    }
+
+    /// Members visited cost budget even when no subschema applies to them.
+    @Test func aWideObjectSpendsTheBudgetAndStops() throws {
+        let schema = try compiledSchema(##"{"anyOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}], "required": ["z"]}"##)
+        let members = (0..<10_000).map { (key: "k\($0)", value: JSONValue.null) }
+        var budget = 1_000
+        #expect(schema.validate(.object(JSONObject(members)), budget: &budget).exhausted)
     }
 }
 

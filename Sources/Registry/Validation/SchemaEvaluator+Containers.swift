@@ -1,5 +1,7 @@
 /// The keywords of arrays and objects. Each records the items or members it evaluated in
 /// `result`, for `unevaluatedItems` and `unevaluatedProperties` (which run last in a node).
+/// Every member or item a keyword visits takes a unit of budget, so a wide value under many
+/// applicators ends exhausted rather than taking time the budget did not count.
 extension SchemaEvaluator {
     mutating func checkArray(
         _ items: [JSONValue], _ check: SchemaCheck, _ context: KeywordContext, into out: inout EvaluationOutput,
@@ -47,7 +49,7 @@ extension SchemaEvaluator {
                 context.fail("must contain at most \(maximum) items that match the contains schema, not \(matches)", into: &out)
             }
         case .unevaluatedItems(let node):
-            for index in items.indices where !result.items.contains(index) && !exhausted {
+            for index in items.indices where spend() && !result.items.contains(index) {
                 child(
                     node, items[index], at: path + [.index(index)], context,
                     whenFalse: "is not allowed: no keyword of the schema evaluates this item (unevaluatedItems is false)", into: &out)
@@ -77,28 +79,30 @@ extension SchemaEvaluator {
         into out: inout EvaluationOutput, result: inout Evaluated
     ) {
         let path = context.path
+        // Looking a name up scans the members, so a lookup costs in proportion to their number.
+        let lookup = 1 + object.count >> 4
         switch check {
         case .required(let names):
-            for name in names where object[name] == nil { context.fail("is required", at: path + [.key(name)], into: &out) }
+            for name in names where spend(lookup) && object[name] == nil { context.fail("is required", at: path + [.key(name)], into: &out) }
         case .minProperties(let minimum) where object.count < minimum:
             context.fail("must have at least \(minimum) properties, not \(object.count)", into: &out)
         case .maxProperties(let maximum) where object.count > maximum:
             context.fail("must have at most \(maximum) properties, not \(object.count)", into: &out)
         case .properties(let byName):
-            for (index, member) in object.members.enumerated() where !exhausted {
+            for (index, member) in object.members.enumerated() where spend() {
                 guard let node = byName[ExactName(member.key)] else { continue }
                 child(node, member.value, at: path + [.key(member.key)], context, whenFalse: "must not be present: the schema forbids this property", into: &out)
                 result.properties.insert(index)
             }
         case .patternProperties(let patterns):
-            for (index, member) in object.members.enumerated() where !exhausted {
+            for (index, member) in object.members.enumerated() where spend() {
                 for (regex, node) in patterns where matches(regex, member.key) {
                     child(node, member.value, at: path + [.key(member.key)], context, whenFalse: "must not be present: the schema forbids a property with this name", into: &out)
                     result.properties.insert(index)
                 }
             }
         case .additionalProperties(let node, let declared, let patterns):
-            for (index, member) in object.members.enumerated() where !exhausted {
+            for (index, member) in object.members.enumerated() where spend() {
                 if declared.contains(ExactName(member.key)) || patterns.contains(where: { matches($0, member.key) }) { continue }
                 child(
                     node, member.value, at: path + [.key(member.key)], context,
@@ -114,17 +118,17 @@ extension SchemaEvaluator {
                 }
             }
         case .dependentRequired(let dependencies):
-            for (name, needed) in dependencies where object[name] != nil {
-                for other in needed where object[other] == nil {
+            for (name, needed) in dependencies where spend(lookup) && object[name] != nil {
+                for other in needed where spend(lookup) && object[other] == nil {
                     context.fail("is required when \(ClientText.quoted(name)) is present", at: path + [.key(other)], into: &out)
                 }
             }
         case .dependentSchemas(let dependencies):
-            for (name, node) in dependencies where object[name] != nil && !exhausted {
+            for (name, node) in dependencies where spend(lookup) && object[name] != nil {
                 result.merge(evaluate(node, instance, at: path, into: &out))
             }
         case .unevaluatedProperties(let node):
-            for (index, member) in object.members.enumerated() where !result.properties.contains(index) && !exhausted {
+            for (index, member) in object.members.enumerated() where spend() && !result.properties.contains(index) {
                 child(
                     node, member.value, at: path + [.key(member.key)], context,
                     whenFalse: "is not allowed: no keyword of the schema evaluates this property (unevaluatedProperties is false)",
@@ -144,76 +148,5 @@ extension SchemaEvaluator {
             return false
         }
         return found
-    }
-
-    /// How far a failed branch is from matching, to pick the one worth showing: a branch whose
-    /// `type` does not even fit the value is farther than any number of other failures.
-    private static func distance(_ output: EvaluationOutput, at path: [JSONPathComponent]) -> Int {
-        let wrongType = output.failures.contains { $0.keyword.hasSameBytes(as: "type") && $0.instancePath == path }
-        return output.failures.count + (wrongType ? 1_000_000 : 0)
-    }
-
-    /// The applicators that evaluate subschemas against the same value. Failures of a branch
-    /// that is only tried (anyOf, oneOf) are reported for the closest branch, after the
-    /// applicator's own failure.
-    mutating func applyInPlace(
-        _ check: SchemaCheck, to instance: JSONValue, _ context: KeywordContext, into out: inout EvaluationOutput,
-        result: inout Evaluated
-    ) {
-        let path = context.path
-        switch check {
-        case .allOf(let nodes):
-            for node in nodes where !exhausted { result.merge(evaluate(node, instance, at: path, into: &out)) }
-        case .anyOf(let nodes), .oneOf(let nodes):
-            var matched: [Int] = []
-            var closest: EvaluationOutput?
-            var kept = Evaluated()
-            for (index, node) in nodes.enumerated() where !exhausted {
-                var scratch = EvaluationOutput()
-                let evaluated = evaluate(node, instance, at: path, into: &scratch)
-                if evaluated.valid {
-                    matched.append(index)
-                    kept.merge(evaluated)
-                    out.formatMismatches += scratch.formatMismatches
-                } else if closest == nil || Self.distance(scratch, at: path) < Self.distance(closest!, at: path) {
-                    closest = scratch
-                }
-            }
-            guard !exhausted else { return }
-            if case .anyOf = check {
-                guard matched.isEmpty else { return result.merge(kept) }
-                context.fail("must match at least one of the \(nodes.count) schemas in anyOf", into: &out)
-            } else {
-                if matched.count == 1 { return result.merge(kept) }
-                if matched.count > 1 {
-                    let listed = matched.map(String.init).joined(separator: ", ")
-                    return context.fail(
-                        "must match exactly one of the \(nodes.count) schemas in oneOf, but matches \(matched.count) (\(listed))", into: &out)
-                }
-                context.fail("must match exactly one of the \(nodes.count) schemas in oneOf, but matches none", into: &out)
-            }
-            out.failures += closest?.failures ?? []
-        case .not(let node):
-            var scratch = EvaluationOutput()
-            if evaluate(node, instance, at: path, into: &scratch).valid, !exhausted {
-                context.fail("must not match the schema in not", into: &out)
-            }
-        case .conditional(let condition, let then, let otherwise):
-            var scratch = EvaluationOutput()
-            let evaluated = evaluate(condition, instance, at: path, into: &scratch)
-            if evaluated.valid {
-                result.merge(evaluated)
-                out.formatMismatches += scratch.formatMismatches
-            }
-            if let branch = evaluated.valid ? then : otherwise, !exhausted {
-                result.merge(evaluate(branch, instance, at: path, into: &out))
-            }
-        case .reference(let target):
-            follow(target, instance, context, into: &out, result: &result)
-        case .dynamicReference(let initial, let anchor):
-            follow(dynamicTarget(initial: initial, anchor: anchor), instance, context, into: &out, result: &result)
-        default:
-            break
-        }
     }
 }

@@ -70,9 +70,4 @@ enum SchemaMessages {
         default: return "must be \(expected), not \(value.typeName)"
         }
     }
-
-    /// `the 3 schemas`, `the schema`.
-    static func schemas(_ count: Int) -> String {
-        count == 1 ? "the schema" : "one of the \(count) schemas"
-    }
 }

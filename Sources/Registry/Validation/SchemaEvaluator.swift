@@ -69,6 +69,7 @@ struct SchemaEvaluator {
                 context.fail(SchemaMessages.type(names, instance), into: &out)
             }
         case .enumeration(let options):
+            guard spend(options.count) else { return }
             if !options.contains(where: { $0.isSameJSON(as: instance) }) { context.fail(SchemaMessages.oneOfValues(options), into: &out) }
         case .constant(let value):
             if !value.isSameJSON(as: instance) { context.fail("must be \(SchemaMessages.shown(value))", into: &out) }
