@@ -108,8 +108,11 @@ enum SchemaHandlers {
                 }
             }
             guard let key, let accountID = call.accountID else { return try publishing(nil) }
-            let claim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
-            return Step.reading(call.store, { $0.storedResponse(accountID: accountID, idempotencyKey: key, then: $1) }) {
+            let claim = IdempotencyClaim(
+                accountID: accountID, applicationID: application.id, key: key, requestHash: SHA256.hash(call.request.body))
+            return Step.reading(
+                call.store, { $0.storedResponse(accountID: accountID, applicationID: application.id, idempotencyKey: key, then: $1) }
+            ) {
                 stored throws(RegistryError) in
                 if let stored { return .respond(replayResponse(try claim.replay(stored))) }
                 return try publishing(claim)
