@@ -31,9 +31,10 @@ extension Compatibility {
     ///   - earlier: distinct live texts at their oldest live version from the floor up, as
     ///     many as the caller compares (newest first when it had to stop).
     ///   - limitReached: the caller stopped before reading every distinct text.
+    ///   - listLimit: the most entries each list of the report's wire shape holds.
     public static func review(
         _ new: CompatibilityOutline, contentHash: [UInt8], policy: CompatibilityPolicy, newest: ComparedVersion?,
-        earlier: [ComparedVersion], limitReached: Bool
+        earlier: [ComparedVersion], limitReached: Bool, listLimit: Int = CompatibilityReport.defaultListLimit
     ) -> CompatibilityReport {
         let floor = policy.oldestSupportedVersion
         let newestSupported = newest.flatMap { $0.version >= floor ? $0 : nil }
@@ -65,7 +66,8 @@ extension Compatibility {
         }
         return CompatibilityReport(
             policy: policy, comparedVersions: compared.map(\.version).reversed(),
-            limitReached: policy.mode == .backwardTransitive && limitReached, problems: added, inheritedProblems: inherited)
+            limitReached: policy.mode == .backwardTransitive && limitReached, problems: added, inheritedProblems: inherited,
+            listLimit: listLimit)
     }
 }
 

@@ -26,9 +26,11 @@ public struct PublishChecks: Sendable {
     /// The 409: the message names each new problem once, with the versions it concerns; the
     /// report itself is the error's one detail.
     static func refusal(_ report: CompatibilityReport, requested: Bool) -> RegistryError {
-        let findings = report.groups.filter(\.isNew).map { group in
-            "\(group.path) (\(group.kind.rawValue), against version\(group.versions.count == 1 ? "" : "s") \(group.versions.map(String.init).joined(separator: ", ")))"
+        let fresh = report.groups.filter(\.isNew)
+        var findings = fresh.prefix(report.listLimit).map { group in
+            "\(group.path) (\(group.kind.rawValue), against version\(group.versions.count == 1 ? "" : "s") \(group.versionRangesText))"
         }
+        if fresh.count > report.listLimit { findings.append("\(fresh.count - report.listLimit) more") }
         let reason = requested
             ? "requireCompatible: the schema is not compatible with earlier versions"
             : "the compatibility policy of this type (\(report.policy.mode.rawValue), reject) refuses the schema"

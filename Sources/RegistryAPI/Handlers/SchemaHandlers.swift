@@ -129,7 +129,8 @@ enum SchemaHandlers {
         let outlines = call.reviews.outlines.forReview(
             limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
         let review = { (publication: Publication) throws(RegistryError) -> PublishReview in
-            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
+            try PublishReview(
+                request, submitted, basis: publication.basis, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
         }
         if request.returnExisting {
             return try PublishIfChanged.create(
