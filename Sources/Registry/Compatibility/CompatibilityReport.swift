@@ -126,13 +126,18 @@ public struct CompatibilityGroup: Sendable, Equatable {
         ]
     }
 
-    /// Groups problems by (path, kind) as code points, ordered by path bytes, then by first
-    /// appearance.
+    /// Groups problems by (path, kind), the path by its bytes, ordered by path bytes, then by
+    /// first appearance. The key holds the problem's own string, not a copy: a report may group
+    /// 120,000 problems.
     static func grouping(_ problems: [CompatibilityProblem], isNew: Bool) -> [CompatibilityGroup] {
-        var order: [[Unicode.Scalar]] = []
-        var grouped: [[Unicode.Scalar]: [CompatibilityProblem]] = [:]
+        struct Key: Hashable {
+            let path: ExactName
+            let kind: CompatibilityProblem.Kind
+        }
+        var order: [Key] = []
+        var grouped: [Key: [CompatibilityProblem]] = [:]
         for problem in problems {
-            let key = Array(problem.path.unicodeScalars) + [Unicode.Scalar(UInt8(0))] + Array(problem.kind.rawValue.unicodeScalars)
+            let key = Key(path: ExactName(problem.path), kind: problem.kind)
             if grouped[key] == nil { order.append(key) }
             grouped[key, default: []].append(problem)
         }

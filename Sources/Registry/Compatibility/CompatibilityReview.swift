@@ -71,17 +71,18 @@ extension Compatibility {
     }
 }
 
-/// The same failure against the same version: path, kind and wording, compared as code points.
+/// The same failure against the same version: path, kind and wording, compared by their bytes
+/// (the problem's own strings, not copies of their scalars).
 private struct ProblemIdentity: Hashable {
     let version: Int32
-    let path: [Unicode.Scalar]
+    let path: ExactName
     let kind: CompatibilityProblem.Kind
-    let message: [Unicode.Scalar]
+    let message: ExactName
 
     init(_ problem: CompatibilityProblem) {
         version = problem.version
-        path = Array(problem.path.unicodeScalars)
+        path = ExactName(problem.path)
         kind = problem.kind
-        message = Array(problem.message.unicodeScalars)
+        message = ExactName(problem.message)
     }
 }
