@@ -9,9 +9,7 @@ extension AdminStore {
         guard tokenHash.count == 32 else {
             throw RegistryError.invalidArgument("tokenHash must be a 32-byte SHA-256 digest")
         }
-        guard terms.name.utf8.count <= TokenTerms.maxNameBytes, !terms.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw RegistryError.invalidArgument("name: at most \(TokenTerms.maxNameBytes) bytes without control characters")
-        }
+        try TokenTerms.validateName(terms.name)
         if let lifetime = terms.lifetimeSeconds, lifetime <= 0 {
             throw RegistryError.invalidArgument("expiry must be in the future")
         }

@@ -24,7 +24,7 @@ public struct AdminStore: Sendable {
     /// Creates an application (with its audit event) and returns its code: `code` when given, else a random
     /// `XXXXX-XXXXX` (drawn again on the unlikely collision).
     public func createApplication(accountID: Int64, code: String? = nil, name: String) throws -> String {
-        if let code, code.isEmpty { throw RegistryError.invalidArgument("application code must not be empty") }
+        if let code { try ApplicationCode.validate(code, field: "application code") }
         var generator = SystemRandomNumberGenerator()
         var attempts = 0
         while true {

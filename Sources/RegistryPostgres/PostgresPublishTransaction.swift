@@ -45,6 +45,7 @@ struct PostgresPublishTransaction: PublishTransaction {
 
     func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) throws {
         _ = try connection.execute(
-            PostgresSchemaStore.recordResponse, [claim.accountID, claim.key, String(decoding: body, as: UTF8.self)])
+            PostgresSchemaStore.recordResponse,
+            [claim.accountID, claim.applicationID, claim.key, String(decoding: body, as: UTF8.self)])
     }
 }

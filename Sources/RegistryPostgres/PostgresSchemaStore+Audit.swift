@@ -18,7 +18,10 @@ extension PostgresSchemaStore {
             guard let applicationID = query.applicationID else {
                 throw .internal("newest-first audit reads are per application")
             }
-            (statement, parameters) = (auditOfApplication, [applicationID] + filters)
+            let budgets: [(any PGParameter)?] = [
+                Int64(AuditQuery.maxEventDetailsBytes), Int64(query.pageBytes.map { max(0, $0) } ?? Int(Int64.max)),
+            ]
+            (statement, parameters) = (auditOfApplication, [applicationID] + filters + budgets)
         case .oldestFirst:
             (statement, parameters) = (auditOldestFirst, [query.accountID] + filters)
         }
@@ -30,7 +33,8 @@ extension PostgresSchemaStore {
     // Both read the columns `AuditEvent(row:)` reads; $2 type, $3 action, $4/$5 time range (Unix
     // seconds), $6 cursor id, $7 limit.
 
-    /// Newest first along the index `audit_events_application (application_id, id DESC)`.
+    /// Newest first along the index `audit_events_application (application_id, id DESC)`; $8
+    /// the largest details shown, $9 the page's details bytes (`AuditQuery.pageBytes`).
     static let auditOfApplication = PGStatement(file: "store_audit_of_application")
 
     /// Oldest first, of one account ($1) or of all (NULL), for the CLI's log-like output.
@@ -39,6 +43,7 @@ extension PostgresSchemaStore {
 
 extension AuditEvent {
     init(row: PGRow) throws {
+        let details = Array(try row.string(11).utf8)
         guard let actor = AuditActor.Kind(rawValue: try row.string(3)), let action = AuditAction(rawValue: try row.string(6)) else {
             throw PGError(kind: .unexpectedResult, debugDetail: "unknown audit actor or action")
         }
@@ -47,6 +52,6 @@ extension AuditEvent {
             tokenID: try row.optionalString(4).flatMap { Int64($0) }, tokenName: try row.string(5), action: action,
             applicationCode: try row.optionalString(7), attributesType: try row.optionalString(8),
             version: try row.optionalString(9).flatMap { Int32($0) }, requestID: try row.optionalString(10),
-            details: try JSONParser.parse(Array(try row.string(11).utf8)))
+            details: try JSONParser.parse(details), detailsBytes: details.count)
     }
 }

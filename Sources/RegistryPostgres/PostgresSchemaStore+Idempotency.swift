@@ -1,13 +1,13 @@
 import Registry
 
 extension PostgresSchemaStore {
-    public func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? {
-        try pool.run(Self.storedResponseRead(accountID: accountID, key: idempotencyKey))
+    public func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) throws -> StoredResponse? {
+        try pool.run(Self.storedResponseRead(accountID: accountID, applicationID: applicationID, key: idempotencyKey))
     }
 
-    /// The response recorded under an account's key, if any.
-    static func storedResponseRead(accountID: Int64, key: String) -> StoreStatement<StoredResponse?> {
-        StoreStatement(statement: readKey, parameters: [accountID, key]) { result in
+    /// The response recorded under a key of an account's application, if any.
+    static func storedResponseRead(accountID: Int64, applicationID: Int64, key: String) -> StoreStatement<StoredResponse?> {
+        StoreStatement(statement: readKey, parameters: [accountID, applicationID, key]) { result in
             try result.rows.first.map { row in StoredResponse(requestHash: try row.bytea(0), body: Array(try row.string(1).utf8)) }
         }
     }
@@ -17,10 +17,13 @@ extension PostgresSchemaStore {
     /// claim's unique index until this one commits (then reads its answer) or rolls back (then
     /// claims the key itself).
     static func claim(_ claim: IdempotencyClaim, on connection: PGConnection) throws -> StoredResponse? {
-        _ = try connection.execute(dropExpiredKey, [claim.accountID, claim.key])
-        let claimed = try connection.execute(claimKey, [claim.accountID, claim.key, PGBytea(claim.requestHash)])
+        let scope: [(any PGParameter)?] = [claim.accountID, claim.applicationID, claim.key]
+        _ = try connection.execute(dropExpiredKey, scope)
+        let claimed = try connection.execute(claimKey, scope + [PGBytea(claim.requestHash)])
         guard claimed.rows.isEmpty else { return nil }
-        guard let stored = try storedResponseRead(accountID: claim.accountID, key: claim.key).run(on: connection) else {
+        guard let stored = try storedResponseRead(accountID: claim.accountID, applicationID: claim.applicationID, key: claim.key)
+            .run(on: connection)
+        else {
             throw RegistryError.internal("idempotency key vanished while claimed")
         }
         return stored

@@ -61,9 +61,10 @@ extension PostgresSchemaStore {
     }
 
     public func storedResponse(
-        accountID: Int64, idempotencyKey: String, then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void
+        accountID: Int64, applicationID: Int64, idempotencyKey: String,
+        then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void
     ) {
-        pool.run(Self.storedResponseRead(accountID: accountID, key: idempotencyKey), then: done)
+        pool.run(Self.storedResponseRead(accountID: accountID, applicationID: applicationID, key: idempotencyKey), then: done)
     }
 
     public func delete(

@@ -35,6 +35,8 @@ struct Configuration: Sendable {
     var auditRetentionDays: Int?
     /// Distinct earlier texts one publish or dry run compares, newest first.
     var compatibilityMaxVersions: Int
+    /// Groups, new problems and inherited problems one compatibility report lists, each.
+    var compatibilityMaxProblems: Int
     /// CPU-heavy requests (publish, dry run, uncached forms of large schemas) run at once.
     var maxHeavyRequests: Int
     /// Change-feed requests parked at once, in all and from one client address (0: no limit
@@ -67,6 +69,7 @@ struct Configuration: Sendable {
         ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
         ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
         ("REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first (default 100)"),
+        ("REGISTRY_COMPATIBILITY_MAX_PROBLEMS", "groups, new and inherited problems a compatibility report lists, each; totals are always given (default 200)"),
         ("REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs, uncached forms and push checks of large schemas running at once (default: one per core)"),
         (
             "REGISTRY_MAX_WAITING_REQUESTS",
@@ -118,6 +121,7 @@ struct Configuration: Sendable {
                 try reader.integer("REGISTRY_AUDIT_RETENTION_DAYS", default: 0, range: 1...36_500)
             },
             compatibilityMaxVersions: try reader.integer("REGISTRY_COMPATIBILITY_MAX_VERSIONS", default: 100, range: 1...10_000),
+            compatibilityMaxProblems: try reader.integer("REGISTRY_COMPATIBILITY_MAX_PROBLEMS", default: 200, range: 1...10_000),
             maxHeavyRequests: try reader.integer(
                 "REGISTRY_MAX_HEAVY_REQUESTS", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256),
             maxWaitingRequests: try waitingBudget(
@@ -164,6 +168,7 @@ struct Configuration: Sendable {
             ("auth_cache_seconds", String(authCacheSeconds)),
             ("audit_retention_days", auditRetentionDays.map(String.init) ?? "for ever"),
             ("compatibility_max_versions", String(compatibilityMaxVersions)),
+            ("compatibility_max_problems", String(compatibilityMaxProblems)),
             ("max_heavy_requests", String(maxHeavyRequests)),
             ("max_waiting_requests", String(maxWaitingRequests)),
             ("max_waiting_per_address", maxWaitingPerAddress == 0 ? "no limit of its own" : String(maxWaitingPerAddress)),

@@ -39,6 +39,7 @@ enum ServeCommand {
                 entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)"),
             reviewing: ReviewSettings(
                 maxComparedVersions: configuration.compatibilityMaxVersions,
+                maxReportedProblems: configuration.compatibilityMaxProblems,
                 concurrentHeavyRequests: configuration.maxHeavyRequests,
                 // A request waiting for a permit holds no thread, only its suspended connection
                 // and its body, which the connection limits bound already; the 5 s wait is what

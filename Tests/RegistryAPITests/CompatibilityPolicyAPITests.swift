@@ -166,7 +166,7 @@ import TestSupport
         #expect(report["problems"] == [])
         #expect(report["inherited_problems"]?.arrayValue?.map { "\($0["path"]?.stringValue ?? "") v\($0["version"]?.integerLexemeValue ?? 0)" } == ["content-state.b v1"])
         #expect(report["groups"]?.arrayValue?.first?["new"] == false)
-        #expect(report["groups"]?.arrayValue?.first?["versions"] == [1])
+        #expect(report["groups"]?.arrayValue?.first?["version_ranges"] == [[1, 1]])
         let removesC = try tenant.publish("Inherit", Self.a)
         try expectError(removesC, status: 409, code: 6, mentioning: "content-state.c (removed, against version 3)", details: 1)
     }

@@ -235,8 +235,8 @@ private final class CountingStore: SchemaStore {
     }
     func applications(accountID: Int64) throws -> [Application] { try store.applications(accountID: accountID) }
     func transaction<T>(_ body: (any PublishTransaction) throws -> T) throws -> T { try store.transaction(body) }
-    func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse? {
-        try store.storedResponse(accountID: accountID, idempotencyKey: idempotencyKey)
+    func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) throws -> StoredResponse? {
+        try store.storedResponse(accountID: accountID, applicationID: applicationID, idempotencyKey: idempotencyKey)
     }
     func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws -> [SchemaVersion] {
         try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit)

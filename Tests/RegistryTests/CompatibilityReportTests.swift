@@ -115,7 +115,8 @@ import Testing
         #expect(
             JSONWriter.string(report.jsonValue)
                 == #"{"compatible":false,"problems":[{"version":1,"path":"content-state.gate","problem":"removed","message":"\#(message)"}],"#
-                + #""inherited_problems":[],"groups":[{"path":"content-state.gate","problem":"removed","new":true,"versions":[1],"message":"\#(message)"}],"#
+                + #""inherited_problems":[],"groups":[{"path":"content-state.gate","problem":"removed","new":true,"version_ranges":[[1,1]],"version_count":1,"message":"\#(message)"}],"#
+                + #""problem_count":1,"inherited_problem_count":0,"group_count":1,"truncated":false,"#
                 + #""mode":"backward_transitive","enforce":"warn","oldest_supported_version":1,"compared_versions":[1],"#
                 + #""comparison_limit_reached":false,"summary":"1 new problem against version 1 compared (backward_transitive)"}"#)
     }

@@ -41,18 +41,18 @@ import Testing
 
     @Test func aClaimedKeyReplaysItsResponseAndRefusesAnotherBody() throws {
         let store = MemoryStore()
-        let claim = IdempotencyClaim(accountID: 7, key: "k", requestHash: [1])
+        let claim = IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [1])
         #expect(try Self.publish(store, Self.a, once: claim, answer: "first") == .published(store.committed.versions[0], body: Array("first".utf8)))
         #expect(try Self.publish(store, Self.b, once: claim, answer: "second") == .replayed(body: Array("first".utf8)))
         #expect(throws: IdempotencyKey.mismatch("k")) {
-            try Self.publish(store, Self.b, once: IdempotencyClaim(accountID: 7, key: "k", requestHash: [2]))
+            try Self.publish(store, Self.b, once: IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [2]))
         }
         #expect(store.committed.versions.count == 1 && store.committed.audit.count == 1)
     }
 
     @Test func aRefusingReviewRollsBackTheVersionTheAuditEventAndTheClaim() throws {
         let store = MemoryStore()
-        let claim = IdempotencyClaim(accountID: 7, key: "k", requestHash: [1])
+        let claim = IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [1])
         #expect(throws: RegistryError.alreadyExists("refused")) {
             try Self.publish(store, Self.a, once: claim, review: { _ in throw RegistryError.alreadyExists("refused") })
         }
@@ -67,7 +67,7 @@ import Testing
     @Test func anIdenticalNewestVersionIsReturnedAndNothingIsWritten() throws {
         let store = MemoryStore()
         _ = try Self.publish(store, Self.a)
-        let claim = IdempotencyClaim(accountID: 7, key: "k", requestHash: [1])
+        let claim = IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [1])
         let unless = { (text: String) in
             try store.publishUnlessNewestIdentical(
                 application: Self.application, attributesType: "Flight", version: .nextFree, jsonSchema: text, by: .cli,

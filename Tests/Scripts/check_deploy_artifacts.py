@@ -853,6 +853,11 @@ def check_nginx(root: Path, report: Report) -> None:
                      f"{name} client_max_body_size is 1m", f"found {body_sizes}")
         report.check(any(d.args and d.args[0].lower() == "x-request-id" for d in walk(tree, "proxy_set_header")),
                      f"{name} passes X-Request-Id upstream")
+        # The registry's libmicrohttpd answers an unparsable Content-Length twice; nginx sends a
+        # length of its own only when it reads the body first.
+        buffering = [d.args[0].lower() for d in walk(tree, "proxy_request_buffering") if d.args]
+        report.check(bool(buffering) and all(value == "on" for value in buffering),
+                     f"{name} normalises Content-Length (proxy_request_buffering on)", f"found {buffering}")
         public = [s for s in walk(tree, "server") if any(True for _ in walk(s.block or [], "proxy_pass"))]
         report.check(bool(public), f"{name} has a server that proxies to the registry")
         for server in public:

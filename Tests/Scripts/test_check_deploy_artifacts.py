@@ -96,6 +96,9 @@ CASES = [
      1, "does not expose /metrics"),
     ("gateway body limit", replace("deploy/nginx/registry.conf", "client_max_body_size 1m;", "client_max_body_size 10m;"),
      1, "client_max_body_size is 1m"),
+    ("gateway streams bodies with the client's Content-Length", replace("deploy/nginx/registry.conf",
+                                                                        "proxy_request_buffering on;", "proxy_request_buffering off;"),
+     1, "normalises Content-Length"),
 ]
 
 

@@ -171,6 +171,10 @@ import TestSupport
         (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[],"policies":[{"attributes_type":"","mode":"sideways","enforce":"warn","oldest_supported_version":1}]}"#, "policies[0].mode"),
         (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[{"attributes_type":"T","last_version":1,"versions":[{"version":1,"json_schema":"[]","created":"2026-01-01T00:00:00Z","created_by":null}],"retired":[]}],"policies":[]}"#, "T version 1"),
         (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[{"attributes_type":"T","last_version":1,"versions":[{"version":1,"json_schema":"{}","created":"yesterday","created_by":null}],"retired":[]}],"policies":[]}"#, "types[0].versions[0].created"),
+        // Dates of the right shape that do not exist: PostgreSQL refused them mid-import, as `internal`.
+        (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[{"attributes_type":"T","last_version":1,"versions":[{"version":1,"json_schema":"{}","created":"2026-02-30T00:00:00Z","created_by":null}],"retired":[]}],"policies":[]}"#, "types[0].versions[0].created"),
+        (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[{"attributes_type":"T","last_version":1,"versions":[{"version":1,"json_schema":"{}","created":"0000-01-01T00:00:00Z","created_by":null}],"retired":[]}],"policies":[]}"#, "types[0].versions[0].created"),
+        (#"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[],"policies":[{"attributes_type":"a/b","mode":"none","enforce":"warn","oldest_supported_version":1}]}"#, "policies[0].attributes_type"),
     ])
     func aMalformedFileIsRefusedNamingThePathAndWritesNothing(document: String, path: String) throws {
         let target = try ServiceDatabase.make()

@@ -11,16 +11,25 @@ public struct CompatibilityReport: Sendable, Equatable {
     public let problems: [CompatibilityProblem]
     /// Problems the newest version already had, accepted before this publish; same order.
     public let inheritedProblems: [CompatibilityProblem]
+    /// The most groups, new problems and inherited problems the wire shape lists, each: the
+    /// problems grow with versions × fields (120 versions of 117 different names are 14,040
+    /// problems), and the answer and the audit row that stores it must stay small. The totals
+    /// are always given.
+    public let listLimit: Int
+
+    /// The default of `listLimit`: every group of a large type's usual break fits.
+    public static let defaultListLimit = 200
 
     public init(
         policy: CompatibilityPolicy, comparedVersions: [Int32], limitReached: Bool, problems: [CompatibilityProblem],
-        inheritedProblems: [CompatibilityProblem]
+        inheritedProblems: [CompatibilityProblem], listLimit: Int = defaultListLimit
     ) {
         self.policy = policy
         self.comparedVersions = comparedVersions
         self.limitReached = limitReached
         self.problems = problems
         self.inheritedProblems = inheritedProblems
+        self.listLimit = max(1, listLimit)
     }
 
     /// True when this version breaks nothing new for installed apps.
@@ -51,11 +60,20 @@ public struct CompatibilityReport: Sendable, Equatable {
         return sentence
     }
 
-    /// The wire shape: `compatible` and `problems` (new ones) as before, then the rest.
+    /// The wire shape: `compatible` and `problems` (new ones) as before, then the rest. Each
+    /// list holds its first `listLimit` entries; the counts give the totals and `truncated`
+    /// says whether any list was cut.
     public var jsonValue: JSONValue {
-        var object: JSONObject = ["compatible": .bool(isCompatible), "problems": .array(problems.map(\.jsonValue))]
-        object["inherited_problems"] = .array(inheritedProblems.map(\.jsonValue))
-        object["groups"] = .array(groups.map(\.jsonValue))
+        let groups = groups
+        var object: JSONObject = [
+            "compatible": .bool(isCompatible), "problems": .array(problems.prefix(listLimit).map(\.jsonValue)),
+        ]
+        object["inherited_problems"] = .array(inheritedProblems.prefix(listLimit).map(\.jsonValue))
+        object["groups"] = .array(groups.prefix(listLimit).map(\.jsonValue))
+        object["problem_count"] = .number(String(problems.count))
+        object["inherited_problem_count"] = .number(String(inheritedProblems.count))
+        object["group_count"] = .number(String(groups.count))
+        object["truncated"] = .bool(max(problems.count, inheritedProblems.count, groups.count) > listLimit)
         for (key, value) in policy.jsonValue.members { object[key] = value }
         object["compared_versions"] = .array(comparedVersions.map { .number(String($0)) })
         object["comparison_limit_reached"] = .bool(limitReached)
@@ -79,21 +97,47 @@ public struct CompatibilityGroup: Sendable, Equatable {
     /// The message of the newest affected version.
     public let message: String
 
-    /// `{"path", "problem", "new", "versions", "message"}`.
+    /// `versions` as runs of consecutive numbers, ascending: a break of every version since
+    /// the first is one range however many versions there are.
+    public var versionRanges: [ClosedRange<Int32>] {
+        var ranges: [ClosedRange<Int32>] = []
+        for version in versions {
+            if let last = ranges.last, last.upperBound < Int32.max, last.upperBound + 1 == version {
+                ranges[ranges.count - 1] = last.lowerBound...version
+            } else if ranges.last?.contains(version) != true {
+                ranges.append(version...version)
+            }
+        }
+        return ranges
+    }
+
+    /// `versionRanges` as people read them: `1–3, 7`.
+    public var versionRangesText: String {
+        versionRanges.map { $0.lowerBound == $0.upperBound ? String($0.lowerBound) : "\($0.lowerBound)–\($0.upperBound)" }
+            .joined(separator: ", ")
+    }
+
+    /// `{"path", "problem", "new", "version_ranges": [[first, last], …], "version_count", "message"}`.
     public var jsonValue: JSONValue {
         [
             "path": .string(path), "problem": .string(kind.rawValue), "new": .bool(isNew),
-            "versions": .array(versions.map { .number(String($0)) }), "message": .string(message),
+            "version_ranges": .array(versionRanges.map { .array([.number(String($0.lowerBound)), .number(String($0.upperBound))]) }),
+            "version_count": .number(String(versions.count)), "message": .string(message),
         ]
     }
 
-    /// Groups problems by (path, kind) as code points, ordered by path bytes, then by first
-    /// appearance.
+    /// Groups problems by (path, kind), the path by its bytes, ordered by path bytes, then by
+    /// first appearance. The key holds the problem's own string, not a copy: a report may group
+    /// 120,000 problems.
     static func grouping(_ problems: [CompatibilityProblem], isNew: Bool) -> [CompatibilityGroup] {
-        var order: [[Unicode.Scalar]] = []
-        var grouped: [[Unicode.Scalar]: [CompatibilityProblem]] = [:]
+        struct Key: Hashable {
+            let path: ExactName
+            let kind: CompatibilityProblem.Kind
+        }
+        var order: [Key] = []
+        var grouped: [Key: [CompatibilityProblem]] = [:]
         for problem in problems {
-            let key = Array(problem.path.unicodeScalars) + [Unicode.Scalar(UInt8(0))] + Array(problem.kind.rawValue.unicodeScalars)
+            let key = Key(path: ExactName(problem.path), kind: problem.kind)
             if grouped[key] == nil { order.append(key) }
             grouped[key, default: []].append(problem)
         }

@@ -31,9 +31,10 @@ extension Compatibility {
     ///   - earlier: distinct live texts at their oldest live version from the floor up, as
     ///     many as the caller compares (newest first when it had to stop).
     ///   - limitReached: the caller stopped before reading every distinct text.
+    ///   - listLimit: the most entries each list of the report's wire shape holds.
     public static func review(
         _ new: CompatibilityOutline, contentHash: [UInt8], policy: CompatibilityPolicy, newest: ComparedVersion?,
-        earlier: [ComparedVersion], limitReached: Bool
+        earlier: [ComparedVersion], limitReached: Bool, listLimit: Int = CompatibilityReport.defaultListLimit
     ) -> CompatibilityReport {
         let floor = policy.oldestSupportedVersion
         let newestSupported = newest.flatMap { $0.version >= floor ? $0 : nil }
@@ -65,21 +66,23 @@ extension Compatibility {
         }
         return CompatibilityReport(
             policy: policy, comparedVersions: compared.map(\.version).reversed(),
-            limitReached: policy.mode == .backwardTransitive && limitReached, problems: added, inheritedProblems: inherited)
+            limitReached: policy.mode == .backwardTransitive && limitReached, problems: added, inheritedProblems: inherited,
+            listLimit: listLimit)
     }
 }
 
-/// The same failure against the same version: path, kind and wording, compared as code points.
+/// The same failure against the same version: path, kind and wording, compared by their bytes
+/// (the problem's own strings, not copies of their scalars).
 private struct ProblemIdentity: Hashable {
     let version: Int32
-    let path: [Unicode.Scalar]
+    let path: ExactName
     let kind: CompatibilityProblem.Kind
-    let message: [Unicode.Scalar]
+    let message: ExactName
 
     init(_ problem: CompatibilityProblem) {
         version = problem.version
-        path = Array(problem.path.unicodeScalars)
+        path = ExactName(problem.path)
         kind = problem.kind
-        message = Array(problem.message.unicodeScalars)
+        message = ExactName(problem.message)
     }
 }

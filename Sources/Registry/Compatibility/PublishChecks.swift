@@ -3,14 +3,19 @@
 /// new problems under `requireCompatible` or a policy that rejects, and warnings that never
 /// refuse (a worst-case start payload that cannot fit APNs' 4 KB, a type name no Swift type can
 /// have, names that may be mistaken for others, `type` values that are not JSON Schema type
-/// names).
+/// names, an explicit version far beyond the newest).
 public struct PublishChecks: Sendable {
     public let compatibility: CompatibilityReport
     public let warnings: [JSONValue]
 
-    /// Throws the 409 of a refusal.
+    /// How far beyond the newest live version an explicit version may go without a warning.
+    public static let maxVersionJump: Int64 = 1_000
+
+    /// Throws the 409 of a refusal. `explicitVersion` is the number asked for, nil for the next
+    /// free one; `newestVersion` the newest live version below it, nil when there is none.
     public init(
-        _ document: SchemaDocument, attributesType: String, compatibility: CompatibilityReport, requireCompatible: Bool
+        _ document: SchemaDocument, attributesType: String, compatibility: CompatibilityReport, requireCompatible: Bool,
+        explicitVersion: Int32? = nil, newestVersion: Int32? = nil
     ) throws(RegistryError) {
         if !compatibility.isCompatible, requireCompatible || compatibility.policy.enforce == .reject {
             throw Self.refusal(compatibility, requested: requireCompatible)
@@ -19,16 +24,33 @@ public struct PublishChecks: Sendable {
         let named = [SwiftTypeName.warning(about: attributesType)].compactMap { $0 }
             + LookalikeNames.warnings(attributesType: attributesType, document: document)
             + SchemaTypeNames.warnings(in: document)
-        warnings = Self.payloadWarnings(document, attributesType: attributesType)
+        warnings = Self.versionJumpWarning(explicitVersion, newest: newestVersion)
+            + Self.payloadWarnings(document, attributesType: attributesType)
             + named.map { ["path": .string($0.path), "message": .string($0.message)] }
+    }
+
+    /// An explicit number far beyond the newest is usually a typo or a timestamp, and it moves
+    /// the type's next-free number there for good (2147483647 ends the sequence).
+    static func versionJumpWarning(_ version: Int32?, newest: Int32?) -> [JSONValue] {
+        guard let version else { return [] }
+        let from = Int64(newest ?? 0)
+        guard Int64(version) - from > maxVersionJump else { return [] }
+        let newestText = newest.map { "the newest live version, \($0)" } ?? "no live version"
+        return [[
+            "path": "version",
+            "message": .string(
+                "version \(version) is \(Int64(version) - from) beyond \(newestText) (more than \(maxVersionJump)): the next-free number continues from \(version) for good, and the numbers skipped can only be published explicitly"),
+        ]]
     }
 
     /// The 409: the message names each new problem once, with the versions it concerns; the
     /// report itself is the error's one detail.
     static func refusal(_ report: CompatibilityReport, requested: Bool) -> RegistryError {
-        let findings = report.groups.filter(\.isNew).map { group in
-            "\(group.path) (\(group.kind.rawValue), against version\(group.versions.count == 1 ? "" : "s") \(group.versions.map(String.init).joined(separator: ", ")))"
+        let fresh = report.groups.filter(\.isNew)
+        var findings = fresh.prefix(report.listLimit).map { group in
+            "\(group.path) (\(group.kind.rawValue), against version\(group.versions.count == 1 ? "" : "s") \(group.versionRangesText))"
         }
+        if fresh.count > report.listLimit { findings.append("\(fresh.count - report.listLimit) more") }
         let reason = requested
             ? "requireCompatible: the schema is not compatible with earlier versions"
             : "the compatibility policy of this type (\(report.policy.mode.rawValue), reject) refuses the schema"

@@ -89,11 +89,14 @@ public struct AuditEvent: Sendable, Equatable {
     public let version: Int32?
     public let requestID: String?
     public let details: JSONValue
+    /// The size of `details` as the store sent it, the measure a page's byte budget counts
+    /// (`AuditQuery.pageBytes`); 0 when not read from a store.
+    public let detailsBytes: Int
 
     public init(
         id: Int64, at: String, accountID: Int64, actor: AuditActor.Kind, tokenID: Int64?, tokenName: String,
         action: AuditAction, applicationCode: String?, attributesType: String?, version: Int32?, requestID: String?,
-        details: JSONValue
+        details: JSONValue, detailsBytes: Int = 0
     ) {
         self.id = id
         self.at = at
@@ -107,6 +110,7 @@ public struct AuditEvent: Sendable, Equatable {
         self.version = version
         self.requestID = requestID
         self.details = details
+        self.detailsBytes = detailsBytes
     }
 
     /// The event as one JSON object (the API's item and the CLI's line).
@@ -140,10 +144,19 @@ public struct AuditQuery: Sendable, Equatable {
     public var until: Double?
     public var cursor: Int64?
     public var limit: Int
+    /// Newest first only: the details bytes (`AuditEvent.detailsBytes`) a page may hold. The
+    /// store returns the events that start within it, so the last one may cross it: the caller
+    /// ends its page before the first event that crosses. nil: no budget.
+    public var pageBytes: Int?
+
+    /// The largest `details` one event shows: events written before reports were bounded may
+    /// hold tens of megabytes; a larger one is replaced by `{"omitted": …, "bytes": N}`.
+    public static let maxEventDetailsBytes = 512 << 10
 
     public init(
         order: Order, accountID: Int64? = nil, applicationID: Int64? = nil, attributesType: String? = nil,
-        action: AuditAction? = nil, since: Double? = nil, until: Double? = nil, cursor: Int64? = nil, limit: Int
+        action: AuditAction? = nil, since: Double? = nil, until: Double? = nil, cursor: Int64? = nil, limit: Int,
+        pageBytes: Int? = nil
     ) {
         self.order = order
         self.accountID = accountID
@@ -154,6 +167,7 @@ public struct AuditQuery: Sendable, Equatable {
         self.until = until
         self.cursor = cursor
         self.limit = limit
+        self.pageBytes = pageBytes
     }
 }
 

@@ -95,8 +95,11 @@ extension ApplicationExport {
         ])
     }
 
-    /// Reads an export document, checking its shape and that its numbers are consistent
-    /// (each number once per type, none above `last_version`); errors name the path.
+    /// Reads an export document, checking its shape, that its numbers are consistent (each
+    /// number once per type, none above `last_version`), and every field it writes with the
+    /// rule of the route that writes that field (`AttributesTypeName`, `TokenTerms.validateName`
+    /// for `created_by`, `ApplicationCode`, the policy's mode and enforcement); errors name the
+    /// path.
     public init(json: JSONValue) throws(RegistryError) {
         guard let root = json.objectValue else { throw .invalidArgument("export: must be a JSON object") }
         guard root["format"]?.stringValue == Self.format else {
@@ -106,6 +109,7 @@ extension ApplicationExport {
             throw .invalidArgument("format_version: must be \(Self.formatVersion)")
         }
         application = try Self.string(root["application"], "application")
+        try ApplicationCode.validate(application, field: "application")
         var types: [TypeHistory] = []
         var seenTypes = Set<[UInt8]>()
         for (index, item) in try Self.array(root["types"], "types").enumerated() {
@@ -125,10 +129,17 @@ extension ApplicationExport {
                     throw .invalidArgument("\(at).version: listed twice or above last_version")
                 }
                 let created = try Self.string(version["created"], "\(at).created")
-                guard Self.isUTCTime(created) else {
+                guard Self.isUTCTime(created), Self.isPossibleTime(created) else {
                     throw .invalidArgument("\(at).created: must be an RFC 3339 UTC time such as 2026-09-01T10:00:00.000000Z")
                 }
-                let createdBy: String? = if case .string(let by)? = version["created_by"] { by } else { nil }
+                let createdBy: String?
+                switch version["created_by"] {
+                case nil, .null?: createdBy = nil
+                case .string(let by)?:
+                    try TokenTerms.validateName(by, field: "\(at).created_by")
+                    createdBy = by
+                default: throw .invalidArgument("\(at).created_by: must be a string or null")
+                }
                 versions.append(
                     LiveVersion(
                         version: number, jsonSchema: try Self.string(version["json_schema"], "\(at).json_schema"),
@@ -149,15 +160,19 @@ extension ApplicationExport {
             let path = "policies[\(index)]"
             guard let object = item.objectValue else { throw .invalidArgument("\(path): must be an object") }
             let mode = try Self.string(object["mode"], "\(path).mode")
-            guard ["none", "backward", "backward_transitive"].contains(mode) else {
+            guard CompatibilityPolicy.Mode(exactly: mode) != nil else {
                 throw .invalidArgument("\(path).mode: must be none, backward or backward_transitive")
             }
             let enforce = try Self.string(object["enforce"], "\(path).enforce")
-            guard ["warn", "reject"].contains(enforce) else { throw .invalidArgument("\(path).enforce: must be warn or reject") }
+            guard CompatibilityPolicy.Enforcement(exactly: enforce) != nil else {
+                throw .invalidArgument("\(path).enforce: must be warn or reject")
+            }
+            // Empty is the application's own policy; any other name is a type's, as on its route.
+            let attributesType = try Self.string(object["attributes_type"], "\(path).attributes_type")
+            if !attributesType.isEmpty { try AttributesTypeName.validate(attributesType, field: "\(path).attributes_type") }
             policies.append(
                 Policy(
-                    attributesType: try Self.string(object["attributes_type"], "\(path).attributes_type"),
-                    mode: mode, enforce: enforce,
+                    attributesType: attributesType, mode: mode, enforce: enforce,
                     oldestSupportedVersion: try Self.number(object["oldest_supported_version"], "\(path).oldest_supported_version")))
         }
         self.types = types
@@ -177,6 +192,12 @@ extension ApplicationExport {
         let fraction = bytes[shape.count..<(bytes.count - 1)]
         if fraction.isEmpty { return true }
         return fraction.first == UInt8(ascii: ".") && (2...7).contains(fraction.count) && fraction.dropFirst().allSatisfy(isDigit)
+    }
+
+    /// A date and time that exists (no February 30) from year 1 on, as PostgreSQL stores it.
+    static func isPossibleTime(_ text: String) -> Bool {
+        guard let year = Int(text.prefix(4)), year >= 1 else { return false }
+        return SwiftDateValue.number(fromRFC3339: text) != nil
     }
 
     private static func string(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {

@@ -19,15 +19,18 @@ public enum IdempotencyKey {
     }
 }
 
-/// A publish made at most once per key: the caller's account, its key, and the SHA-256 of the
-/// request body that must match on a retry.
+/// A publish made at most once per key: the caller's account and the application published
+/// to (a key is an application's own, so tokens limited to other applications neither see nor
+/// claim it), its key, and the SHA-256 of the request body that must match on a retry.
 public struct IdempotencyClaim: Sendable {
     public let accountID: Int64
+    public let applicationID: Int64
     public let key: String
     public let requestHash: [UInt8]
 
-    public init(accountID: Int64, key: String, requestHash: [UInt8]) {
+    public init(accountID: Int64, applicationID: Int64, key: String, requestHash: [UInt8]) {
         self.accountID = accountID
+        self.applicationID = applicationID
         self.key = key
         self.requestHash = requestHash
     }

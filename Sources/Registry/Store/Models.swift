@@ -52,6 +52,14 @@ public struct TokenRecord: Sendable, Equatable {
 public struct TokenTerms: Sendable, Equatable {
     public static let maxNameBytes = 200
 
+    /// The rule for a token's name, which is also who published a version (`created_by`):
+    /// at most `maxNameBytes` bytes without control characters. Throws a 400 naming `field`.
+    public static func validateName(_ name: String, field: String = "name") throws(RegistryError) {
+        guard name.utf8.count <= maxNameBytes, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .invalidArgument("\(field): at most \(maxNameBytes) bytes without control characters")
+        }
+    }
+
     public let scope: TokenScope
     public let name: String
     public let applicationCodes: [String]?

@@ -35,9 +35,10 @@ public protocol NonBlockingCalls: Sendable {
         application: Application, attributesType: String?, then done: @escaping @Sendable (Result<EffectivePolicy, any Error>) -> Void)
     /// `SchemaStore.auditEvents`: audit events matching `query`, in its order.
     func auditEvents(_ query: AuditQuery, then done: @escaping @Sendable (Result<[AuditEvent], any Error>) -> Void)
-    /// `SchemaStore.storedResponse`: the response recorded under an account's idempotency key.
+    /// `SchemaStore.storedResponse`: the response recorded under an application's idempotency key.
     func storedResponse(
-        accountID: Int64, idempotencyKey: String, then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void)
+        accountID: Int64, applicationID: Int64, idempotencyKey: String,
+        then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void)
     /// `SchemaStore.delete`: deletes a live version with its audit event; false when none.
     func delete(
         application: Application, attributesType: String, version: Int32, by actor: AuditActor,
@@ -105,9 +106,10 @@ extension NonBlockingCalls where Self: SchemaStore {
     }
 
     public func storedResponse(
-        accountID: Int64, idempotencyKey: String, then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void
+        accountID: Int64, applicationID: Int64, idempotencyKey: String,
+        then done: @escaping @Sendable (Result<StoredResponse?, any Error>) -> Void
     ) {
-        done(Result { try storedResponse(accountID: accountID, idempotencyKey: idempotencyKey) })
+        done(Result { try storedResponse(accountID: accountID, applicationID: applicationID, idempotencyKey: idempotencyKey) })
     }
 
     public func delete(

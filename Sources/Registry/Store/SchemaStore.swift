@@ -19,8 +19,10 @@ public protocol SchemaStore: PublishingStore, NonBlockingCalls, NonBlockingFeed,
     /// The applications of an account, ordered by code.
     func applications(accountID: Int64) throws -> [Application]
 
-    /// The response recorded under an account's key in the last 24 hours, if any.
-    func storedResponse(accountID: Int64, idempotencyKey: String) throws -> StoredResponse?
+    /// The response recorded under a key of an account's application in the last 24 hours, if
+    /// any. Keys are an application's own: a token limited to one application never learns
+    /// of, nor claims, another's keys.
+    func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) throws -> StoredResponse?
 
     /// One live version, or nil when unknown or deleted.
     func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion?

@@ -7,6 +7,9 @@ enum AuditHandlers {
     /// Events per page when `pageSize` is omitted or 0: the trail only grows, so it is never
     /// returned whole.
     static let defaultPageSize = 100
+    /// The details bytes one page holds: past them the page ends early, with its
+    /// `next_page_token`, so a page's memory does not grow with what its rows hold.
+    static let pageBytes = 1 << 20
 
     /// Reads a page (at most 1,000 events) without a thread waiting.
     static func list(_ call: Call) throws(RegistryError) -> Step {
@@ -23,19 +26,28 @@ enum AuditHandlers {
         return try call.withApplication(code: code) { application in
             let query = AuditQuery(
                 order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
-                until: until, cursor: cursor, limit: pageSize + 1)
+                until: until, cursor: cursor, limit: pageSize + 1, pageBytes: pageBytes)
             return Step.reading(call.store, { $0.auditEvents(query, then: $1) }) { events in
                 .respond(page(events, pageSize))
             }
         }
     }
 
-    /// `events` (one more than a page, when there is a next page) as a page with its token.
+    /// `events` as a page with its token: at most `pageSize` events and, past the first,
+    /// `pageBytes` of details. The store sent one more than a page, or the one that crosses
+    /// the bytes, when there is more.
     private static func page(_ events: [AuditEvent], _ pageSize: Int) -> HTTPResponse {
-        var events = events
+        var kept = 0
+        var bytes = 0
+        for event in events.prefix(pageSize) {
+            bytes += event.detailsBytes
+            if kept > 0, bytes > pageBytes { break }
+            kept += 1
+        }
         var body: JSONObject = [:]
-        if events.count > pageSize {
-            events.removeLast(events.count - pageSize)
+        var events = events
+        if events.count > kept {
+            events.removeLast(events.count - kept)
             if let last = events.last { body["next_page_token"] = .string(AuditPageToken.encode(last.id)) }
         }
         body["audit_events"] = .array(events.map { $0.jsonValue })

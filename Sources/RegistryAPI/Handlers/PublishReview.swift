@@ -18,23 +18,29 @@ struct PublishReview {
             limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
         let basis = try call.store.run({ try $0.comparisonBasis(
             application: application, attributesType: request.attributesType, below: below, comparing: outlines.comparison) })
-        try self.init(request, submitted, basis: basis, outlines: outlines)
+        try self.init(request, submitted, basis: basis, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
     }
 
     /// The review of `submitted` against `basis` (as the publish statement returned it, or as
     /// the dry run read it). Texts that no longer pass the rules are skipped. Throws the 409 of
-    /// a refusal: new problems under `requireCompatible` or a policy that rejects.
-    init(_ request: PublishRequest, _ submitted: ValidatedSchema, basis: ComparisonBasis, outlines: ReviewOutlines)
-        throws(RegistryError)
-    {
+    /// a refusal: new problems under `requireCompatible` or a policy that rejects. The report
+    /// lists at most `listLimit` entries of each kind.
+    init(
+        _ request: PublishRequest, _ submitted: ValidatedSchema, basis: ComparisonBasis, outlines: ReviewOutlines,
+        listLimit: Int
+    ) throws(RegistryError) {
         document = submitted.document
         let compatibility = Compatibility.review(
             outlines.outline(of: submitted), contentHash: submitted.contentHash, policy: basis.policy.policy,
             newest: basis.newest.flatMap(outlines.compared), earlier: basis.earlier.compactMap(outlines.compared),
-            limitReached: basis.limitReached)
+            limitReached: basis.limitReached, listLimit: listLimit)
+        // The basis names the newest version only when the policy compares anything; under
+        // `none` nothing is read, so nothing is warned about either.
+        var explicitVersion: Int32?
+        if case .explicit(let version) = request.version, basis.policy.policy.mode != .none { explicitVersion = version }
         checks = try PublishChecks(
             submitted.document, attributesType: request.attributesType, compatibility: compatibility,
-            requireCompatible: request.requireCompatible)
+            requireCompatible: request.requireCompatible, explicitVersion: explicitVersion, newestVersion: basis.newest?.version)
     }
 
     /// The Create response for the version that was published.

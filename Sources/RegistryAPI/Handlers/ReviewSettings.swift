@@ -1,7 +1,13 @@
+import Registry
+
 /// Bounds on the work of compatibility reviews, from configuration.
 public struct ReviewSettings: Sendable {
     /// The most distinct earlier texts one publish or dry run compares, newest first.
     public var maxComparedVersions: Int
+    /// The most groups, new problems and inherited problems one report lists, each (the
+    /// totals are always given): the answer and the publish's audit row stay small however
+    /// many versions and fields a type has.
+    public var maxReportedProblems: Int
     /// CPU-heavy requests (publish, dry run; uncached forms, checks and previews of large
     /// schemas) run at once.
     public var concurrentHeavyRequests: Int
@@ -18,10 +24,11 @@ public struct ReviewSettings: Sendable {
     public var outlineBytes: Int
 
     public init(
-        maxComparedVersions: Int = 100, concurrentHeavyRequests: Int = 2, waitingHeavyRequests: Int = 8,
-        outlineBytes: Int = 8 << 20
+        maxComparedVersions: Int = 100, maxReportedProblems: Int = CompatibilityReport.defaultListLimit,
+        concurrentHeavyRequests: Int = 2, waitingHeavyRequests: Int = 8, outlineBytes: Int = 8 << 20
     ) {
         self.maxComparedVersions = maxComparedVersions
+        self.maxReportedProblems = maxReportedProblems
         self.concurrentHeavyRequests = concurrentHeavyRequests
         self.waitingHeavyRequests = waitingHeavyRequests
         self.outlineBytes = outlineBytes
@@ -33,6 +40,7 @@ final class Reviews: Sendable {
     let outlines: CompatibilityOutlineCache
     let gate: HeavyWorkGate
     let maxComparedVersions: Int
+    let maxReportedProblems: Int
     /// A publish, dry run, check, preview or uncached form of a schema text at least this long
     /// is CPU-heavy: parsing, outlining and rendering it take milliseconds, and earlier versions
     /// of a type are usually about as large as its new one.
@@ -44,5 +52,6 @@ final class Reviews: Sendable {
         outlines = CompatibilityOutlineCache(capacityBytes: settings.outlineBytes)
         gate = HeavyWorkGate(permits: settings.concurrentHeavyRequests, maxWaiting: settings.waitingHeavyRequests)
         maxComparedVersions = max(1, settings.maxComparedVersions)
+        maxReportedProblems = max(1, settings.maxReportedProblems)
     }
 }

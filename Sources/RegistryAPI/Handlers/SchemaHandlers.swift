@@ -108,8 +108,11 @@ enum SchemaHandlers {
                 }
             }
             guard let key, let accountID = call.accountID else { return try publishing(nil) }
-            let claim = IdempotencyClaim(accountID: accountID, key: key, requestHash: SHA256.hash(call.request.body))
-            return Step.reading(call.store, { $0.storedResponse(accountID: accountID, idempotencyKey: key, then: $1) }) {
+            let claim = IdempotencyClaim(
+                accountID: accountID, applicationID: application.id, key: key, requestHash: SHA256.hash(call.request.body))
+            return Step.reading(
+                call.store, { $0.storedResponse(accountID: accountID, applicationID: application.id, idempotencyKey: key, then: $1) }
+            ) {
                 stored throws(RegistryError) in
                 if let stored { return .respond(replayResponse(try claim.replay(stored))) }
                 return try publishing(claim)
@@ -126,7 +129,8 @@ enum SchemaHandlers {
         let outlines = call.reviews.outlines.forReview(
             limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
         let review = { (publication: Publication) throws(RegistryError) -> PublishReview in
-            try PublishReview(request, submitted, basis: publication.basis, outlines: outlines)
+            try PublishReview(
+                request, submitted, basis: publication.basis, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
         }
         if request.returnExisting {
             return try PublishIfChanged.create(

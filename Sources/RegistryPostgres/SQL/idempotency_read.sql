@@ -1,2 +1,2 @@
 SELECT request_sha256, response_body FROM idempotency_keys
-WHERE account_id = $1::bigint AND key = $2::text AND created > now() - interval '24 hours'
+WHERE account_id = $1::bigint AND application_id = $2::bigint AND key = $3::text AND created > now() - interval '24 hours'

@@ -8,10 +8,10 @@ export function compatibilityReport(compatibility, attributesType) {
   if (!compatibility) return h('p', { class: 'muted' }, 'No compatibility report in the answer.');
   const compared = compatibility.compared_versions;
   const groups = compatibility.groups
-    ?? (compatibility.problems ?? []).map((problem) => ({ ...problem, new: true, versions: [problem.version] }));
+    ?? (compatibility.problems ?? []).map((problem) => ({ ...problem, new: true, version_ranges: [[problem.version, problem.version]] }));
   const fresh = groups.filter((group) => group.new);
   const inherited = groups.filter((group) => !group.new);
-  const inheritedCount = compatibility.inherited_problems?.length ?? inherited.length;
+  const inheritedCount = compatibility.inherited_problem_count ?? compatibility.inherited_problems?.length ?? inherited.length;
   const inheritedPart = inheritedCount
     ? h('details', { class: 'compat-inherited' },
       h('summary', {}, `${plural(inheritedCount, 'inherited problem')} already accepted by earlier versions (not counted)`),
@@ -30,6 +30,9 @@ export function compatibilityReport(compatibility, attributesType) {
       `Apps built against them would fail to decode data of this schema: ${plural(fresh.length, 'new problem')} in ${plural(paths, 'field')}:`),
     h('div', { class: 'compat-new' }, byPath(fresh)),
     inheritedPart,
+    compatibility.truncated
+      ? h('p', { class: 'muted compat-truncated' }, `Listed: the first ${plural(groups.length, 'group')} of ${compatibility.group_count}.`)
+      : null,
     compatibility.comparison_limit_reached ? h('p', { class: 'muted' }, sentence(compatibility.summary)) : null);
 }
 
@@ -44,8 +47,16 @@ function byPath(groups) {
     h('li', { dataset: { path } }, h('code', { class: 'path' }, path),
       h('ul', { class: 'compat-kinds' }, kinds.map((group) => h('li', {},
         h('span', { class: 'badge problem-kind' }, group.problem.replaceAll('_', ' ')), ' ',
-        h('span', { class: 'badge' }, `version${group.versions.length === 1 ? '' : 's'} ${group.versions.join(', ')}`), ' ',
+        h('span', { class: 'badge' }, versionsText(group)), ' ',
         group.message))))));
+}
+
+/** `versions 1–3, 7` from a group's `version_ranges` (`versions` from older servers). */
+function versionsText(group) {
+  const ranges = group.version_ranges ?? (group.versions ?? []).map((version) => [version, version]);
+  const count = group.version_count ?? ranges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+  const text = ranges.map(([first, last]) => (first === last ? `${first}` : `${first}–${last}`)).join(', ');
+  return `version${count === 1 ? '' : 's'} ${text}`;
 }
 
 /** `text` with a capital first letter and a full stop. */
