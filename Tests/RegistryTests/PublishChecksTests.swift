@@ -31,4 +31,26 @@ import Testing
             }
         }
     }
+
+    /// A keyword the dialect does not define is read by no check: publishing says so, with the
+    /// nearest keyword, and never about the registry's own `attributes` or `x-` extensions.
+    @Test func unknownKeywordsAreWarnedAboutWithTheNearestKnownOne() throws {
+        let document = try SchemaRules.validate(
+            #"{"type":"object","x-assert-formats":false,"properties":{"gate":{"type":"string","maxLenght":4,"x-swift-type":"String","colour":"red"}},"attributes":{"properties":{"n":{"type":"string"}}}}"#
+        )
+        let checks = try PublishChecks(
+            document, attributesType: "Flight", compatibility: try Self.report(CompatibilityPolicy(mode: .none, enforce: .warn)),
+            requireCompatible: false)
+        #expect(
+            checks.warnings == [
+                [
+                    "path": "jsonSchema.properties.gate.maxLenght",
+                    "message": #""maxLenght" is not a keyword of JSON Schema 2020-12, so no check reads it; did you mean "maxLength"?"#,
+                ],
+                [
+                    "path": "jsonSchema.properties.gate.colour",
+                    "message": #""colour" is not a keyword of JSON Schema 2020-12, so no check reads it (registry extensions start with x-)"#,
+                ],
+            ])
+    }
 }

@@ -3,7 +3,8 @@
 /// new problems under `requireCompatible` or a policy that rejects, and warnings that never
 /// refuse (a worst-case start payload that cannot fit APNs' 4 KB, a type name no Swift type can
 /// have, names that may be mistaken for others, `type` values that are not JSON Schema type
-/// names, an explicit version far beyond the newest).
+/// names, keywords the schema's dialect does not define, an explicit version far beyond the
+/// newest).
 public struct PublishChecks: Sendable {
     public let compatibility: CompatibilityReport
     public let warnings: [JSONValue]
@@ -26,7 +27,20 @@ public struct PublishChecks: Sendable {
             + SchemaTypeNames.warnings(in: document)
         warnings = Self.versionJumpWarning(explicitVersion, newest: newestVersion)
             + Self.payloadWarnings(document, attributesType: attributesType)
-            + named.map { ["path": .string($0.path), "message": .string($0.message)] }
+            + (named + Self.unknownKeywordWarnings(document)).map { ["path": .string($0.path), "message": .string($0.message)] }
+    }
+
+    /// Keywords the schema's dialect does not define are ignored by every check, so a typo
+    /// (`maxLenght`) would silently check nothing: say so, with the nearest known keyword.
+    static func unknownKeywordWarnings(_ document: SchemaDocument) -> [SchemaWarning] {
+        guard case .success(let compiled) = document.compiled else { return [] }
+        return compiled.unknownKeywords.map { unknown in
+            let path = JSONPathComponent.render(pointer: unknown.path, prefix: "jsonSchema")
+            let hint = unknown.suggestion.map { "; did you mean \(ClientText.quoted($0))?" } ?? " (registry extensions start with x-)"
+            return SchemaWarning(
+                path: JSONPathComponent.render([.key(unknown.keyword)], prefix: path),
+                message: "\(ClientText.quoted(unknown.keyword)) is not a keyword of \(compiled.dialect.name), so no check reads it\(hint)")
+        }
     }
 
     /// An explicit number far beyond the newest is usually a typo or a timestamp, and it moves

@@ -18,6 +18,14 @@ public enum SchemaDialect: Sendable, Equatable {
         }
     }
 
+    /// The dialect as messages name it.
+    public var name: String {
+        switch self {
+        case .draft2020_12: "JSON Schema 2020-12"
+        case .draft7: "JSON Schema draft 7"
+        }
+    }
+
     /// Every keyword of the dialect's core, applicator, unevaluated, validation, format and
     /// meta-data vocabularies: anything else in a schema object is unknown (and ignored).
     var keywords: Set<ExactName> {
