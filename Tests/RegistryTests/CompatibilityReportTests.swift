@@ -1,4 +1,4 @@
-import Registry
+@testable import Registry
 import Testing
 
 /// The report a publisher reads: which versions the policy compares, new problems apart from
@@ -116,7 +116,7 @@ import Testing
             JSONWriter.string(report.jsonValue)
                 == #"{"compatible":false,"problems":[{"version":1,"path":"content-state.gate","problem":"removed","message":"\#(message)"}],"#
                 + #""inherited_problems":[],"groups":[{"path":"content-state.gate","problem":"removed","new":true,"version_ranges":[[1,1]],"version_count":1,"message":"\#(message)"}],"#
-                + #""problem_count":1,"inherited_problem_count":0,"group_count":1,"truncated":false,"#
+                + #""problem_count":1,"inherited_problem_count":0,"group_count":1,"not_compared":[],"truncated":false,"#
                 + #""mode":"backward_transitive","enforce":"warn","oldest_supported_version":1,"compared_versions":[1],"#
                 + #""comparison_limit_reached":false,"summary":"1 new problem against version 1 compared (backward_transitive)"}"#)
     }
@@ -124,5 +124,43 @@ import Testing
     @Test func problemKindsHaveTheirWireNames() {
         let kinds: [CompatibilityProblem.Kind] = [.removed, .typeChanged, .nullable, .enumValueAdded]
         #expect(kinds.map(\.rawValue) == ["removed", "type_changed", "nullable", "enum_value_added"])
+    }
+}
+
+/// A field the old version's form cannot read (a composition of schemas) is neither compatible
+/// nor a problem: the report names it and why.
+@Suite struct CompatibilityNotComparedTests {
+    static func outline(_ text: String) throws -> CompatibilityOutline {
+        CompatibilityOutline(document: try SchemaRules.validate(text))
+    }
+
+    @Test func fieldsTheComparisonCannotReadAreListedOnceWithTheirReason() throws {
+        let old = try Self.outline(
+            #"{"type":"object","properties":{"stage":{"oneOf":[{"type":"string"},{"type":"integer"}]},"gate":{"type":"string"}}}"#)
+        let new = try Self.outline(#"{"type":"object","properties":{"stage":{"type":"boolean"},"gate":{"type":"string"}}}"#)
+        let earlier = [ComparedVersion(version: 1, contentHash: [1], outline: old), ComparedVersion(version: 2, contentHash: [2], outline: old)]
+        let report = Compatibility.review(
+            new, contentHash: [3], policy: CompatibilityPolicy(mode: .backwardTransitive, enforce: .warn), newest: earlier[1],
+            earlier: earlier, limitReached: false)
+        #expect(report.isCompatible)
+        #expect(
+            report.notCompared == [
+                NotComparedField(
+                    path: "content-state.stage",
+                    reason: "oneOf makes the value's shape depend on several schemas, which one editor cannot show")
+            ])
+        #expect(report.summary.contains("1 field not compared (see not_compared)"))
+        #expect(report.jsonValue["not_compared"]?.arrayValue?.count == 1)
+    }
+
+    @Test func aFieldThatAllowsAnythingIsNotListed() throws {
+        let old = try Self.outline(#"{"type":"object","properties":{"extra":{}}}"#)
+        let new = try Self.outline(#"{"type":"object","properties":{"extra":{"type":"string"}}}"#)
+        let earlier = ComparedVersion(version: 1, contentHash: [1], outline: old)
+        let report = Compatibility.review(
+            new, contentHash: [2], policy: CompatibilityPolicy(mode: .backward, enforce: .warn), newest: earlier, earlier: [earlier],
+            limitReached: false)
+        #expect(report.notCompared.isEmpty)
+        #expect(report.jsonValue["not_compared"] == .array([]))
     }
 }

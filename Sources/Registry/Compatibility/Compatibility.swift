@@ -7,7 +7,8 @@
 /// ignores extra keys), and so are removing an enum value and narrowing `number` to `integer`
 /// (the old app's `Double` decodes integers). A field that moves between content and
 /// attributes is removed from one section. A field the old form shows as `any` is not checked:
-/// nothing is known about how the old app decodes it.
+/// nothing is known about how the old app decodes it; when the schema said more than the form
+/// can show (a composition, several types), the report lists it as not compared.
 public enum Compatibility {
     /// The problems of apps built against `oldVersion` (schema `old`) with data shaped by
     /// `new`, ordered by path.
@@ -21,13 +22,21 @@ public enum Compatibility {
     public static func problems(from old: CompatibilityOutline, oldVersion: Int32, to new: CompatibilityOutline)
         -> [CompatibilityProblem]
     {
+        comparison(from: old, oldVersion: oldVersion, to: new).problems
+    }
+
+    /// The problems, and the old version's fields the comparison could not look into.
+    static func comparison(from old: CompatibilityOutline, oldVersion: Int32, to new: CompatibilityOutline)
+        -> (problems: [CompatibilityProblem], notCompared: [NotComparedField])
+    {
         var comparison = FieldComparison(oldVersion: oldVersion)
         comparison.compare(old: old.content, new: new.content)
         comparison.compare(old: old.attributes, new: new.attributes)
         // Byte order of the path; problems of one field keep the order they were found in.
-        return comparison.problems.enumerated().sorted { a, b in
+        let problems = comparison.problems.enumerated().sorted { a, b in
             a.element.path.hasSameBytes(as: b.element.path)
                 ? a.offset < b.offset : a.element.path.utf8.lexicographicallyPrecedes(b.element.path.utf8)
         }.map(\.element)
+        return (problems, comparison.notCompared)
     }
 }

@@ -41,6 +41,9 @@ public struct OutlineField: Sendable, Equatable {
     /// The values an old app's enum knows (the form's `select` options); nil when the field is
     /// not an enum.
     public let allowedValues: [JSONValue]?
+    /// Why the form shows the field as a raw editor (a composition, several types, …): what the
+    /// comparison then cannot say anything about.
+    public let fallbackReason: String?
     public let children: Children
 
     init(field: FormField) {
@@ -49,6 +52,7 @@ public struct OutlineField: Sendable, Equatable {
         type = field.type
         isNullable = field.isNullable
         allowedValues = field.widget == .select ? field.options.map(\.value) : nil
+        fallbackReason = field.fallbackReason
         children = switch field.children {
         case .none: .none
         case .fields(let fields): .fields(Self.sorted(fields))
@@ -70,7 +74,7 @@ public struct OutlineField: Sendable, Equatable {
     /// The field's own blocks (its place in its parent's array is the parent's): its strings,
     /// its enum values, and its children, which are boxed (`Children` is indirect).
     var heapSize: Int {
-        var size = HeapSize.of(name) + HeapSize.of(path)
+        var size = HeapSize.of(name) + HeapSize.of(path) + (fallbackReason.map(HeapSize.of) ?? 0)
         if let allowedValues { size += allowedValues.reduce(HeapSize.of(allowedValues)) { $0 + HeapSize.of($1) } }
         return switch children {
         case .none: size

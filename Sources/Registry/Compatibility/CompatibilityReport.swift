@@ -11,6 +11,9 @@ public struct CompatibilityReport: Sendable, Equatable {
     public let problems: [CompatibilityProblem]
     /// Problems the newest version already had, accepted before this publish; same order.
     public let inheritedProblems: [CompatibilityProblem]
+    /// Fields of the compared versions whose shape the comparison cannot read, once each:
+    /// neither compatible nor a problem, and said rather than passed over.
+    public let notCompared: [NotComparedField]
     /// The most groups, new problems and inherited problems the wire shape lists, each: the
     /// problems grow with versions × fields (120 versions of 117 different names are 14,040
     /// problems), and the answer and the audit row that stores it must stay small. The totals
@@ -22,13 +25,14 @@ public struct CompatibilityReport: Sendable, Equatable {
 
     public init(
         policy: CompatibilityPolicy, comparedVersions: [Int32], limitReached: Bool, problems: [CompatibilityProblem],
-        inheritedProblems: [CompatibilityProblem], listLimit: Int = defaultListLimit
+        inheritedProblems: [CompatibilityProblem], notCompared: [NotComparedField] = [], listLimit: Int = defaultListLimit
     ) {
         self.policy = policy
         self.comparedVersions = comparedVersions
         self.limitReached = limitReached
         self.problems = problems
         self.inheritedProblems = inheritedProblems
+        self.notCompared = notCompared
         self.listLimit = max(1, listLimit)
     }
 
@@ -56,6 +60,9 @@ public struct CompatibilityReport: Sendable, Equatable {
         if !inheritedProblems.isEmpty {
             sentence += "; \(Self.count(inheritedProblems.count, "inherited problem")) the newest version already had"
         }
+        if !notCompared.isEmpty {
+            sentence += "; \(Self.count(notCompared.count, "field")) not compared (see not_compared)"
+        }
         if limitReached { sentence += "; stopped at the newest \(comparedVersions.count) distinct versions, older ones not compared" }
         return sentence
     }
@@ -73,7 +80,8 @@ public struct CompatibilityReport: Sendable, Equatable {
         object["problem_count"] = .number(String(problems.count))
         object["inherited_problem_count"] = .number(String(inheritedProblems.count))
         object["group_count"] = .number(String(groups.count))
-        object["truncated"] = .bool(max(problems.count, inheritedProblems.count, groups.count) > listLimit)
+        object["not_compared"] = .array(notCompared.prefix(listLimit).map(\.jsonValue))
+        object["truncated"] = .bool(max(problems.count, inheritedProblems.count, groups.count, notCompared.count) > listLimit)
         for (key, value) in policy.jsonValue.members { object[key] = value }
         object["compared_versions"] = .array(comparedVersions.map { .number(String($0)) })
         object["comparison_limit_reached"] = .bool(limitReached)

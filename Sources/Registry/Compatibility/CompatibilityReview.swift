@@ -53,8 +53,12 @@ extension Compatibility {
         compared.sort { $0.version < $1.version }
         var added: [CompatibilityProblem] = []
         var inherited: [CompatibilityProblem] = []
+        var notCompared: [NotComparedField] = []
         for old in compared where old.contentHash != contentHash {
-            let found = problems(from: old.outline, oldVersion: old.version, to: new)
+            let (found, unread) = comparison(from: old.outline, oldVersion: old.version, to: new)
+            for field in unread where !notCompared.contains(where: { $0.path.hasSameBytes(as: field.path) }) {
+                notCompared.append(field)
+            }
             guard policy.mode == .backwardTransitive, let newest, newest.contentHash != old.contentHash, !found.isEmpty else {
                 added += found
                 continue
@@ -67,7 +71,7 @@ extension Compatibility {
         return CompatibilityReport(
             policy: policy, comparedVersions: compared.map(\.version).reversed(),
             limitReached: policy.mode == .backwardTransitive && limitReached, problems: added, inheritedProblems: inherited,
-            listLimit: listLimit)
+            notCompared: notCompared, listLimit: listLimit)
     }
 }
 

@@ -7,6 +7,8 @@
 struct FieldComparison {
     let oldVersion: Int32
     private(set) var problems: [CompatibilityProblem] = []
+    /// Fields of the old version the comparison could not look into, with the reason.
+    private(set) var notCompared: [NotComparedField] = []
 
     init(oldVersion: Int32) {
         self.oldVersion = oldVersion
@@ -28,7 +30,10 @@ struct FieldComparison {
     }
 
     private mutating func compare(old: OutlineField, new: OutlineField) {
-        guard old.type != .any else { return }
+        guard old.type != .any else {
+            if let reason = old.fallbackReason { notCompared.append(NotComparedField(path: old.path, reason: reason)) }
+            return
+        }
         guard old.type == new.type || (old.type == .number && new.type == .integer) else {
             report(
                 .typeChanged, old,

@@ -49,9 +49,11 @@ public struct SchemaDocument: Sendable, Equatable {
     public var assertsFormats: Bool { root[Self.assertFormatsKeyword] == .bool(true) }
 
     /// What the document holds on the heap, for caches that count their memory: the parsed
-    /// text (the parts split out of it share its blocks) and the definitions index.
+    /// text (the parts split out of it share its blocks), the definitions index and the
+    /// compiled schema.
     public var heapSize: Int {
-        HeapSize.of(root) + HeapSize.of(attributesRequired)
+        let compiledSize = (try? compiled.get().heapSize) ?? 0
+        return HeapSize.of(root) + HeapSize.of(attributesRequired) + compiledSize
             + definitions.keys.reduce(HeapSize.of(definitions)) { $0 + HeapSize.of($1.text) }
     }
 

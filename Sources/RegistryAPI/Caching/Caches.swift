@@ -36,12 +36,15 @@ final class Caches: Sendable {
     let applications: ExpiringCache<ExactName, Application>
     /// Content-addressed, so no notification ever needs to touch it.
     let documents: SchemaDocumentCache
+    /// Content-addressed too: a quarter of the documents' budget.
+    let diffs: DiffCache
     let entityTagSalt: String
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         responses = ResponseCache(capacityBytes: settings.responseBytes)
         latest = LatestVersions(enabled: settings.responseBytes > 0)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
+        diffs = DiffCache(capacityBytes: settings.documentBytes / 4)
         tokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         failedTokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)

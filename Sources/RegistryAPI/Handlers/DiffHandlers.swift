@@ -18,7 +18,7 @@ enum DiffHandlers {
             return Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
                 let newer = try SchemaHandlers.found(read, attributesType, version)
                 return earlier(call, application, attributesType, before: version, requested: requested) { earlier throws(RegistryError) in
-                    try compared(newer, with: earlier, application: application)
+                    try compared(call, newer, with: earlier, application: application)
                 }
             }
         }
@@ -50,22 +50,33 @@ enum DiffHandlers {
         }
     }
 
-    /// The diff, on the event loop; parsing and comparing a large text (`Reviews.isHeavy`)
-    /// take milliseconds, so such a diff is computed on a handler thread.
-    private static func compared(_ newer: SchemaVersion, with earlier: SchemaVersion, application: Application)
+    /// The diff, from memory when these two texts were compared before; else on the event
+    /// loop, or on a handler thread when a text is large (`Reviews.isHeavy`: parsing and
+    /// comparing take milliseconds), and then remembered.
+    private static func compared(_ call: Call, _ newer: SchemaVersion, with earlier: SchemaVersion, application: Application)
         throws(RegistryError) -> Step
     {
+        let key = DiffCache.key(from: earlier, to: newer)
+        let address: JSONObject = [
+            "application": .string(application.code),
+            "attributes_type": .string(newer.attributesType),
+            "version": .number(String(newer.version)),
+            "against": .number(String(earlier.version)),
+        ]
+        if let fields = call.caches.diffs.fields(for: key) {
+            return .respond(JSONResponse.make(.object(JSONObject(address.members + fields.members))))
+        }
+        let caches = call.caches
         let respond = { @Sendable () throws(RegistryError) -> HTTPResponse in
-            let diff = SchemaDiff(from: try earlier.document(), oldVersion: earlier.version, to: try newer.document())
-            return JSONResponse.make([
-                "application": .string(application.code),
-                "attributes_type": .string(newer.attributesType),
-                "version": .number(String(newer.version)),
-                "against": .number(String(earlier.version)),
+            let diff = SchemaDiff(
+                from: try caches.documents.document(of: earlier), oldVersion: earlier.version, to: try caches.documents.document(of: newer))
+            let fields: JSONObject = [
                 "compatible": .bool(diff.compatibility.isCompatible),
                 "changes": .array(diff.changes.map(\.jsonValue)),
                 "problems": .array(diff.compatibility.problems.map(\.jsonValue)),
-            ])
+            ]
+            caches.diffs.insert(fields, for: key)
+            return JSONResponse.make(.object(JSONObject(address.members + fields.members)))
         }
         guard Reviews.isHeavy(newer.jsonSchema) || Reviews.isHeavy(earlier.jsonSchema) else { return .respond(try respond()) }
         return .work { () throws(RegistryError) in .respond(try respond()) }

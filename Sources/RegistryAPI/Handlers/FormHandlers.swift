@@ -19,7 +19,7 @@ enum FormHandlers {
             call, .form, of: application, attributesType, version, resolvedFromLatest: resolvedFromLatest,
             isHeavy: { schema in Reviews.isHeavy(schema.jsonSchema) },
             render: { schema throws(RegistryError) in
-                FormJSON.body(try schema.document(), application: application.code, attributesType: attributesType, version: version)
+                FormJSON.body(try call.caches.documents.document(of: schema), application: application.code, attributesType: attributesType, version: version)
             })
     }
 

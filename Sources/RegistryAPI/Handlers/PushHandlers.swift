@@ -39,9 +39,9 @@ enum PushHandlers {
             let checked = { @Sendable (version: Int32) -> Step in
                 Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
                     let schema = try SchemaHandlers.found(read, attributesType, version)
-                    return try call.reviews.gate.answer(heavy: Reviews.isHeavy(schema.jsonSchema)) { () throws(RegistryError) in
+                    return try call.reviews.gate.answer(heavy: Reviews.isHeavy(schema.jsonSchema, body: call.request.body)) { () throws(RegistryError) in
                         let result = PushValueChecker.check(
-                            try schema.document(), event: event, contentState: state, attributes: attributes)
+                            try call.caches.documents.document(of: schema), event: event, contentState: state, attributes: attributes)
                         guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
                         answer["version"] = .number(String(version))
                         return JSONResponse.make(.object(answer))
@@ -72,9 +72,9 @@ enum PushHandlers {
             attributesType = try body.string(Self.attributesType)
         }
         let previewed = { @Sendable (schema: SchemaVersion?) throws(RegistryError) -> Step in
-            try call.reviews.gate.answer(heavy: schema.map { Reviews.isHeavy($0.jsonSchema) } ?? false) { () throws(RegistryError) in
+            try call.reviews.gate.answer(heavy: schema.map { Reviews.isHeavy($0.jsonSchema, body: call.request.body) } ?? false) { () throws(RegistryError) in
                 let result = LiveActivityPreview.preview(
-                    body.object, call: liveCall, bundleID: bundle, schema: try schema?.document(), now: call.clock())
+                    body.object, call: liveCall, bundleID: bundle, schema: try schema.map { version throws(RegistryError) in try call.caches.documents.document(of: version) }, now: call.clock())
                 return JSONResponse.make(result.json)
             }
         }

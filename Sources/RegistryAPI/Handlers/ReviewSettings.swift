@@ -48,6 +48,10 @@ final class Reviews: Sendable {
 
     static func isHeavy(_ jsonSchema: String) -> Bool { jsonSchema.utf8.count >= largeSchemaBytes }
 
+    /// A check or preview is heavy when its schema is, or when its body is as large: checking
+    /// many values costs as much as a large schema, and the step budget bounds it, not the loop.
+    static func isHeavy(_ jsonSchema: String, body: [UInt8]) -> Bool { isHeavy(jsonSchema) || body.count >= largeSchemaBytes }
+
     init(_ settings: ReviewSettings) {
         outlines = CompatibilityOutlineCache(capacityBytes: settings.outlineBytes)
         gate = HeavyWorkGate(permits: settings.concurrentHeavyRequests, maxWaiting: settings.waitingHeavyRequests)

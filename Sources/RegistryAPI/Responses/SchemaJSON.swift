@@ -67,12 +67,13 @@ enum SchemaJSON {
     }
 }
 
-extension SchemaVersion {
-    /// The stored text as a validated document. It passed the rules when published, so a
-    /// failure now means damaged data: a 500, not the caller's 400.
-    func document() throws(RegistryError) -> SchemaDocument {
+extension SchemaDocumentCache {
+    /// A stored version's document, compiled once per text and kept by its content hash. It
+    /// passed the shape rules when published, so a failure now means damaged data: a 500, not
+    /// the caller's 400.
+    func document(of version: SchemaVersion) throws(RegistryError) -> SchemaDocument {
         do {
-            return try SchemaRules.readStored(jsonSchema)
+            return try document(version.jsonSchema, contentHash: version.contentHashOrComputed)
         } catch {
             throw .internal("stored schema no longer passes the schema rules")
         }
