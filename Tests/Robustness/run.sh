@@ -10,8 +10,10 @@
 #   python3 Tests/Robustness/redteam_edge.py [--quick] method flood, per-address idle flood,
 #                                                      smuggling shapes, slow readers, RSS
 #   python3 Tests/Robustness/compat_flood.py [--quick] large versions, parallel reviews, another account reads
+#   python3 Tests/Robustness/check_stalls.py [--quick] evil patterns, many items, long $ref chains, with
+#                                                      /healthz latency during each
 #
-#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat]
+#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat,checks]
 #
 # --quick (CI) keeps counts small: 25 schemathesis examples per operation, 20 s of fuzzing,
 # a few seconds of load per fault. The service-level abuse tests are Swift tests
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
         --quick) quick="--quick" ;;
         --only) only="$2"; shift ;;
         --only=*) only="${1#--only=}" ;;
-        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat,checks]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -77,6 +79,7 @@ wanted abuse && part abuse python3 "$here/abuse.py" $quick
 wanted lookalikes && part lookalikes python3 "$here/unicode_lookalikes.py" $quick
 wanted edge && part edge python3 "$here/redteam_edge.py" $quick
 wanted compat && part compat python3 "$here/compat_flood.py" $quick
+wanted checks && part checks python3 "$here/check_stalls.py" $quick
 
 printf '\n===== robustness summary (%s, %d s) =====\n' "${quick:-full}" $((SECONDS - started))
 printf '  %s\n' "${summary[@]}"
