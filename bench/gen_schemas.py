@@ -20,6 +20,11 @@ Writes into --out:
   types.txt           the attributes types, one per line, index order (used by the Lua scripts)
   publish_schema.json the ~1.5 KB schema the publish scenarios send (same text as pgbench's)
   micro/1k.json, micro/16k.json, micro/64k.json   schemas for the parse/validate/form timing
+  check/large.jsonl   the ~60 KB schema of the check_60k scenario (many fields, patterns,
+                      `$ref`s), seeded as one more type
+  check/bench.json, check/large.json   `:check` bodies without `application`, for lua/check.lua:
+                      every field of version 5 of type 0; the large schema's fields that fit
+                      in 4 KB of values (what one push can carry)
   summary.json        sizes, for the report
 """
 
@@ -337,6 +342,132 @@ def exact(index, target, pretty=False):
     return schema_versions(index, target, pretty, versions=1)[0]
 
 
+# --- the :check scenarios ---------------------------------------------------------------------
+
+CHECK_LARGE_TYPE = "CheckLarge60kAttributes"
+
+# The patterns the large schema uses, each with a value it matches.
+PATTERNS = {
+    "^[A-Z]{2}[0-9]{1,4}$": "LH402",
+    "^[A-Z]{3}$": "FRA",
+    "^#[0-9A-Fa-f]{6}$": "#1A2B3C",
+    "^[A-Z0-9-]{4,24}$": "ORD-20260901",
+    "^[0-9]{1,2}[A-Z]?$": "12B",
+    "^\\+?[0-9 ]{6,20}$": "+49 30 1234567",
+    "^(?:economy|premium|business|first)(?:-plus)?$": "business-plus",
+}
+
+
+def check_large_schema(target=62_000):
+    """A schema of about `target` bytes that makes `:check` work: legs and passengers as
+    `$ref`'d structs (nested `$ref`s, patterns, enums, dates, bounds), arrays of them, and
+    pattern fields at the root; the attributes carry patterns too."""
+    defs = {
+        "Airport": {"type": "object", "properties": {
+            "code": f_string("IATA code.", 3, pattern="^[A-Z]{3}$"),
+            "terminal": f_nullable_string("Terminal, when known.", 4),
+            "gate": f_string("Gate.", 4, pattern="^[0-9]{1,2}[A-Z]?$"),
+        }, "required": ["code"]},
+        "Leg": {"type": "object", "properties": {
+            "flight": f_string("Flight number.", 6, pattern="^[A-Z]{2}[0-9]{1,4}$"),
+            "from": {"$ref": "#/$defs/Airport", "description": "Departure airport."},
+            "to": {"$ref": "#/$defs/Airport", "description": "Arrival airport."},
+            "departure": f_date("Scheduled departure."),
+            "arrival": f_date("Scheduled arrival."),
+            "delayMinutes": f_int("Delay in minutes.", 0, 1440, 0),
+            "cabin": f_string("Cabin class.", 16, pattern="^(?:economy|premium|business|first)(?:-plus)?$"),
+            "status": f_enum("Leg status.", STATUS["Flight"]),
+        }, "required": ["flight", "from", "to", "departure"]},
+        "Passenger": {"type": "object", "properties": {
+            "name": f_string("Name as on the boarding pass.", 60),
+            "seat": f_string("Seat.", 4, pattern="^[0-9]{1,2}[A-Z]?$"),
+            "phone": f_string("Contact number.", 20, pattern="^\\+?[0-9 ]{6,20}$"),
+            "legs": {"type": "array", "maxItems": 8, "items": {"$ref": "#/$defs/Leg"}},
+        }, "required": ["name"]},
+    }
+    content = {
+        "status": f_enum("Trip progress.", STATUS["Flight"], "scheduled"),
+        "updatedAt": f_date("When this update was produced."),
+        "accentColor": f_color("Tint for the Dynamic Island."),
+    }
+    attributes = {
+        "reference": f_string("Booking reference.", 24, pattern="^[A-Z0-9-]{4,24}$"),
+        "providerName": f_string("Airline shown in the compact view.", 40),
+    }
+    doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": CHECK_LARGE_TYPE,
+           "type": "object", "properties": content, "required": ["status"],
+           "attributes": {"type": "object", "properties": attributes, "required": ["reference"]}, "$defs": defs}
+    n = 0
+    while len(dump(doc, False).encode()) < target - 600:
+        n += 1
+        kind = n % 4
+        if kind == 0:
+            content[f"leg{n:03d}"] = {"$ref": "#/$defs/Leg", "description": f"Leg {n} of the trip."}
+        elif kind == 1:
+            content[f"passenger{n:03d}"] = {"$ref": "#/$defs/Passenger", "description": f"Passenger {n}."}
+        elif kind == 2:
+            content[f"code{n:03d}"] = f_string(f"Code {n}.", 6, pattern="^[A-Z]{2}[0-9]{1,4}$")
+        else:
+            attributes[f"gate{n:03d}"] = f_string(f"Gate {n}.", 4, pattern="^[0-9]{1,2}[A-Z]?$")
+    return dump(doc, False)
+
+
+def valid_value(schema, defs):
+    """A value valid against `schema`, for the keywords this generator writes."""
+    if "$ref" in schema:
+        return valid_value(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+    if "enum" in schema:
+        return schema["enum"][0]
+    types = schema.get("type", "string")
+    kind = next(t for t in types if t != "null") if isinstance(types, list) else types
+    if kind == "object":
+        return {name: valid_value(field, defs) for name, field in schema.get("properties", {}).items()}
+    if kind == "array":
+        return [valid_value(schema["items"], defs) for _ in range(min(1, schema.get("maxItems", 1)))]
+    if kind == "number" and schema.get("x-swift-type") == "Date":
+        return 804_556_800
+    if kind in ("number", "integer"):
+        return max(schema.get("minimum", 0), min(schema.get("maximum", 1), 1))
+    if kind == "boolean":
+        return True
+    if "pattern" in schema:
+        return PATTERNS.get(schema["pattern"], "#1A2B3C")
+    if schema.get("format") == "uri":
+        return "https://example.com/live"
+    return "text"[: schema.get("maxLength", 4)]
+
+
+def check_body(text, max_bytes=None):
+    """The `:check` body (without `application`) of a start with valid values: every field, or
+    with `max_bytes` the required ones and then fields in schema order while the values fit
+    (a push carries at most 4 KB, so that is what a device can be sent)."""
+    doc = json.loads(text)
+    defs = doc.get("$defs", {})
+    body = {"event": "start", "content_state": {}, "attributes": {}}
+    sections = (("content_state", doc), ("attributes", doc.get("attributes", {})))
+    for only_required in (True, False):
+        for key, schema in sections:
+            required = schema.get("required", [])
+            for name, field in schema.get("properties", {}).items():
+                if name in body[key] or (only_required and name not in required):
+                    continue
+                body[key][name] = valid_value(field, defs)
+                size = len(json.dumps(body["content_state"]) + json.dumps(body["attributes"]))
+                if max_bytes is not None and size > max_bytes:
+                    del body[key][name]
+    return body
+
+
+def write_check_data(out, bench_text):
+    os.makedirs(os.path.join(out, "check"), exist_ok=True)
+    large = check_large_schema()
+    with open(os.path.join(out, "check", "large.jsonl"), "w", encoding="utf-8") as f:
+        f.write(json.dumps({"attributesType": CHECK_LARGE_TYPE, "version": 1, "jsonSchema": large}) + "\n")
+    for name, text, max_bytes in (("bench", bench_text, None), ("large", large, 4000)):
+        with open(os.path.join(out, "check", f"{name}.json"), "w", encoding="utf-8") as f:
+            json.dump(check_body(text, max_bytes), f, ensure_ascii=False, separators=(",", ":"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True)
@@ -355,6 +486,8 @@ def main():
             name = type_name(i)
             types.write(name + "\n")
             for v, text in enumerate(schema_versions(i, target, pretty, args.versions, random.Random(args.seed + i)), 1):
+                if i == 0 and v == args.versions:
+                    write_check_data(args.out, text)  # the version the warm GET serves
                 sizes.append(len(text.encode()))
                 seed.write(json.dumps({"attributesType": name, "version": v, "jsonSchema": text}, ensure_ascii=False) + "\n")
     for label, target, idx in (("1k", 1024, 3), ("16k", 16384, 22), ("64k", 65_000, 1)):

@@ -14,9 +14,9 @@
 #
 # Settings (environment): BENCH_RUNS, BENCH_DURATION (seconds), BENCH_KEEP=1 (keep the temp
 # folder with logs and raw results), BENCH_PG_SYNC_COMMIT (on|off, default on), BENCH_ONLY=a,b
-# (run only these labels: micro nginx get_warm pg_select get_uncached form_warm form_uncached list_type
-# list_app pg_publish_spread publish_spread pg_publish_hot publish_hot mix), BENCH_PERF=1 (perf
-# profile of the serving process per scenario into bench/results/perf/), BENCH_REGISTRY_ENV="VAR=value …"
+# (run only these labels: micro nginx get_warm check_bench check_60k pg_select get_uncached form_warm
+# form_uncached list_type list_app pg_publish_spread publish_spread pg_publish_hot publish_hot mix),
+# BENCH_PERF=1 (perf profile of the serving process per scenario into bench/results/perf/), BENCH_REGISTRY_ENV="VAR=value …"
 # (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32"), BENCH_PG_STATEMENTS=1
 # (pg_stat_statements per scenario into bench/results/statements/), BENCH_PG_SETTINGS="name=value …"
 # (more PostgreSQL settings).
@@ -300,12 +300,34 @@ fresh_app() {
     printf '%s %s\n' "$code" "$(stack_psql -tA -c "SELECT id FROM applications WHERE code = '$code'")"
 }
 
+# The check scenarios: the warm GET's version, and a ~60 KB schema (gen_schemas.py) published once
+# into an application of its own, so the seeded application stays as seeded. One check of each
+# before measuring fails the bench unless it is valid (and compiles the schema: the rows are warm).
+check_bench_path="/api/live_activity_schemas/$first_type/5:check"
+check_60k_path="/api/live_activity_schemas/CheckLarge60kAttributes/1:check"
+if selected check_bench; then
+    "$python" "$bench_dir/seed.py" check --url "$registry_a" --token "$token" --app "$app" --path "$check_bench_path" \
+        --body "$work/data/check/bench.json"
+fi
+check_app="$app"
+if selected check_60k; then
+    read -r check_app _ < <(fresh_app "check 60k")
+    "$python" "$bench_dir/seed.py" publish --url "$registry_b" --token "$token" --app "$check_app" \
+        --data "$work/data/check/large.jsonl"
+    "$python" "$bench_dir/seed.py" check --url "$registry_a" --token "$token" --app "$check_app" --path "$check_60k_path" \
+        --body "$work/data/check/large.json"
+fi
+
 load_at_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 say "measuring: $runs run(s) × ${duration} s per scenario, $connections connections, $threads threads"
 for run in $(seq 1 "$runs"); do
     measure nginx "$run" "$nginx_pid" "" -- "${wrk_cmd[@]}" "http://127.0.0.1:$nginx_port/version.json"
     measure get_warm "$run" "$registry_a_pid" "$registry_a/metrics" -- \
         "${wrk_cmd[@]}" -H "Authorization: Api $token" "$registry_a$version_path"
+    BENCH_CHECK_PATH="$check_bench_path" BENCH_CHECK_BODY="$work/data/check/bench.json" measure check_bench "$run" \
+        "$registry_a_pid" "$registry_a/metrics" -- "${wrk_cmd[@]}" -s "$bench_dir/lua/check.lua" "$registry_a"
+    BENCH_CHECK_PATH="$check_60k_path" BENCH_CHECK_BODY="$work/data/check/large.json" BENCH_CHECK_APP="$check_app" \
+        measure check_60k "$run" "$registry_a_pid" "$registry_a/metrics" -- "${wrk_cmd[@]}" -s "$bench_dir/lua/check.lua" "$registry_a"
     pgbench_run pg_select "$run" get_version.sql -D "app=$app_id" -D "ntypes=$ntypes"
     measure get_uncached "$run" "$registry_b_pid" "$registry_b/metrics" -- \
         "${wrk_cmd[@]}" -s "$bench_dir/lua/get.lua" "$registry_b"

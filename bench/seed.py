@@ -7,6 +7,9 @@
   seed.py warm --url URL --token T --app CODE --types types.txt [--versions 5] [--forms-version 5]
       GETs every version and the form of every type's given version once, so the warm-cache
       scenarios start with the cache filled.
+  seed.py check --url URL --token T --app CODE --path …/{type}/{version}:check --body check.json
+      Sends one `:check` with the values in check.json and fails unless the answer is 200 with
+      `valid: true`, so the check scenarios measure a passing check (and its schema is compiled).
 """
 
 import argparse
@@ -98,10 +101,28 @@ def warm(args):
     print(f"warmed {len(paths)} responses in {time.monotonic() - started:.1f} s", file=sys.stderr)
 
 
+def check(args):
+    with open(args.body, encoding="utf-8") as f:
+        body = dict(json.load(f), application=args.app)
+    conn = connect(args.url)
+    started = time.monotonic()
+    conn.request("POST", args.path, body=json.dumps(body, ensure_ascii=False).encode(),
+                 headers={"Authorization": f"Api {args.token}", "Content-Type": "application/json"})
+    response = conn.getresponse()
+    payload = response.read()
+    seconds = time.monotonic() - started
+    conn.close()
+    answer = json.loads(payload) if response.status == 200 else {}
+    if answer.get("valid") is not True:
+        sys.exit(f"seed: POST {args.path}: HTTP {response.status} {payload[:400]!r}")
+    print(f"checked {len(json.dumps(body)):,} B of values against {args.path}: valid, "
+          f"{len(answer.get('problems', []))} warning(s), first answer in {seconds * 1000:.0f} ms", file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("publish", "warm"):
+    for name in ("publish", "warm", "check"):
         p = sub.add_parser(name)
         p.add_argument("--url", required=True)
         p.add_argument("--token", required=True)
@@ -111,8 +132,10 @@ def main():
     sub.choices["warm"].add_argument("--types", required=True)
     sub.choices["warm"].add_argument("--versions", type=int, default=5)
     sub.choices["warm"].add_argument("--forms-version", type=int, default=0)
+    sub.choices["check"].add_argument("--path", required=True)
+    sub.choices["check"].add_argument("--body", required=True)
     args = parser.parse_args()
-    publish(args) if args.command == "publish" else warm(args)
+    {"publish": publish, "warm": warm, "check": check}[args.command](args)
 
 
 if __name__ == "__main__":

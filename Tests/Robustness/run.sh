@@ -14,8 +14,10 @@
 #                                                      waiting budget; probes and a read measured
 #   python3 Tests/Robustness/report_growth.py [--quick] reports of versions × fields, audit pages over
 #                                                      large rows: answer and row sizes, RSS, /healthz
+#   python3 Tests/Robustness/check_stalls.py [--quick] evil patterns, many items, long $ref chains, with
+#                                                      /healthz latency during each
 #
-#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat,waiters,growth]
+#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat,waiters,growth,checks]
 #
 # --quick (CI) keeps counts small: 25 schemathesis examples per operation, 20 s of fuzzing,
 # a few seconds of load per fault. The service-level abuse tests are Swift tests
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
         --quick) quick="--quick" ;;
         --only) only="$2"; shift ;;
         --only=*) only="${1#--only=}" ;;
-        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat,waiters,growth]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,abuse,lookalikes,edge,compat,waiters,growth,checks]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -83,6 +85,7 @@ wanted edge && part edge python3 "$here/redteam_edge.py" $quick
 wanted compat && part compat python3 "$here/compat_flood.py" $quick
 wanted waiters && part waiters python3 "$here/waiters_flood.py" $quick
 wanted growth && part growth python3 "$here/report_growth.py" $quick
+wanted checks && part checks python3 "$here/check_stalls.py" $quick
 
 printf '\n===== robustness summary (%s, %d s) =====\n' "${quick:-full}" $((SECONDS - started))
 printf '  %s\n' "${summary[@]}"
