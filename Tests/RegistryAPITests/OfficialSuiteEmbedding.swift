@@ -15,15 +15,20 @@ import Registry
 enum OfficialSuiteEmbedding {
     static let field = "v"
 
-    /// The Live Activity schema that holds `schema` as the content field `v`.
-    static func embed(_ schema: JSONValue) -> JSONValue {
+    /// The Live Activity schema that holds `schema` as the content field `v`. A draft 7 schema
+    /// is embedded in a draft 7 document (the dialect is the root's `$schema`).
+    static func embed(_ schema: JSONValue, draft7: Bool = false) -> JSONValue {
         let property: JSONValue
         switch schema {
         case .bool: property = ["allOf": [schema]]
-        default: property = relocated(schema, rewriting: true)
+        default: property = relocated(schema, rewriting: true, draft7: draft7)
         }
-        return ["type": "object", "properties": .object(JSONObject([(key: field, value: property)]))]
+        var root: JSONObject = ["type": "object", "properties": .object(JSONObject([(key: field, value: property)]))]
+        if draft7 { root["$schema"] = .string(draft7URI) }
+        return .object(root)
     }
+
+    static let draft7URI = "http://json-schema.org/draft-07/schema#"
 
     /// Keywords whose value is a schema or an array of schemas.
     private static let schemaListKeywords = ["allOf", "anyOf", "oneOf", "prefixItems", "items"]
@@ -33,30 +38,39 @@ enum OfficialSuiteEmbedding {
     private static let dataKeywords = ["const", "enum", "default", "examples"]
     private static let referenceKeywords = ["$ref", "$dynamicRef"]
 
-    private static func relocated(_ schema: JSONValue, rewriting: Bool) -> JSONValue {
+    private static func relocated(_ schema: JSONValue, rewriting: Bool, draft7: Bool) -> JSONValue {
         guard case .object(let object) = schema else { return schema }
-        let rewriting = rewriting && object["$id"] == nil
+        let rewriting = rewriting && !startsResource(object, draft7: draft7)
         return .object(JSONObject(object.members.map { member in
-            (key: member.key, value: relocated(keyword: member.key, member.value, rewriting: rewriting))
+            (key: member.key, value: relocated(keyword: member.key, member.value, rewriting: rewriting, draft7: draft7))
         }))
     }
 
-    private static func relocated(keyword: String, _ value: JSONValue, rewriting: Bool) -> JSONValue {
+    /// Whether the object's `$id` changes the base its references resolve against: not a
+    /// draft 7 `$id` that is only a fragment (`#foo` names a location), nor one beside a draft
+    /// 7 `$ref` (which ignores its siblings).
+    private static func startsResource(_ object: JSONObject, draft7: Bool) -> Bool {
+        guard let id = object["$id"]?.stringValue else { return false }
+        guard draft7 else { return true }
+        return !id.hasBytePrefix("#") && object["$ref"] == nil
+    }
+
+    private static func relocated(keyword: String, _ value: JSONValue, rewriting: Bool, draft7: Bool) -> JSONValue {
         if referenceKeywords.containsExactly(keyword) {
             guard rewriting, case .string(let reference) = value else { return value }
             return .string(relocated(reference: reference))
         }
         if dataKeywords.containsExactly(keyword) { return value }
         if schemaMapKeywords.containsExactly(keyword), case .object(let map) = value {
-            return .object(JSONObject(map.members.map { (key: $0.key, value: relocated($0.value, rewriting: rewriting)) }))
+            return .object(JSONObject(map.members.map { (key: $0.key, value: relocated($0.value, rewriting: rewriting, draft7: draft7)) }))
         }
         if schemaListKeywords.containsExactly(keyword), case .array(let schemas) = value {
-            return .array(schemas.map { relocated($0, rewriting: rewriting) })
+            return .array(schemas.map { relocated($0, rewriting: rewriting, draft7: draft7) })
         }
         // Every other object is a schema (`not`, `if`, `additionalProperties`, …) or sits
         // under a keyword the dialect does not know, where a JSON pointer may still reach a
         // schema whose own references then need the prefix too.
-        return relocated(value, rewriting: rewriting)
+        return relocated(value, rewriting: rewriting, draft7: draft7)
     }
 
     /// `#` → `#/properties/v`, `#/$defs/a` → `#/properties/v/$defs/a`; anchors (`#name`) and
