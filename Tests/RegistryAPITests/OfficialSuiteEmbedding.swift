@@ -16,8 +16,9 @@ enum OfficialSuiteEmbedding {
     static let field = "v"
 
     /// The Live Activity schema that holds `schema` as the content field `v`. A draft 7 schema
-    /// is embedded in a draft 7 document (the dialect is the root's `$schema`).
-    static func embed(_ schema: JSONValue, draft7: Bool = false) -> JSONValue {
+    /// is embedded in a draft 7 document (the dialect is the root's `$schema`); `assertFormats`
+    /// sets the registry's root keyword that makes `format` an assertion.
+    static func embed(_ schema: JSONValue, draft7: Bool = false, assertFormats: Bool = false) -> JSONValue {
         let property: JSONValue
         switch schema {
         case .bool: property = ["allOf": [schema]]
@@ -25,6 +26,7 @@ enum OfficialSuiteEmbedding {
         }
         var root: JSONObject = ["type": "object", "properties": .object(JSONObject([(key: field, value: property)]))]
         if draft7 { root["$schema"] = .string(draft7URI) }
+        if assertFormats { root[SchemaDocument.assertFormatsKeyword] = true }
         return .object(root)
     }
 

@@ -12,8 +12,10 @@ import TestSupport
 ///
 /// Groups that reference a document the registry would have to fetch must be refused at
 /// publish with a 400 naming the reference; every other group must publish and every one of
-/// its cases agree. The test counts what it checked and fails when fewer cases ran than the
-/// files hold.
+/// its cases agree, none skipped. The device's own rules change no case: the suite's numbers
+/// all fit a `Double` (even `optional/float-overflow`'s 1e308), its schemas have no root
+/// `required` and no `x-swift-type`, and `v` is a declared field. The test counts what it
+/// checked and fails when fewer cases ran than the files hold.
 @Suite struct OfficialSuiteOverHTTPTests {
     /// What each folder's mandatory files hold: files, cases, and the fewest cases that must
     /// be checked (the rest refused as remote).
@@ -75,13 +77,6 @@ import TestSupport
         ("refRemote.json", "$ref to $ref finds location-independent $id"),
     ]
 
-    /// Groups not run at all, with the reason (none: every group embeds).
-    static let skippedGroups: [(file: String, group: String, reason: String)] = []
-
-    /// Cases where the registry's answer differs from the suite's because of a documented rule
-    /// of the device (`PushValueChecker`), with that rule. Each must occur.
-    static let deviceRuleCases: [(file: String, group: String, case: String, rule: String)] = []
-
     struct Tally {
         var files = 0
         var groups = 0
@@ -89,19 +84,64 @@ import TestSupport
         var publishedGroups = 0
         var refusedGroups = 0
         var refusedCases = 0
-        var skippedGroups = 0
-        var skippedCases = 0
         var checked = 0
         var agreed = 0
-        var byDeviceRule = 0
         var disagreements: [String] = []
+
+        mutating func add(_ other: Tally) {
+            files += other.files
+            groups += other.groups
+            cases += other.cases
+            publishedGroups += other.publishedGroups
+            refusedGroups += other.refusedGroups
+            refusedCases += other.refusedCases
+            checked += other.checked
+            agreed += other.agreed
+            disagreements += other.disagreements
+        }
+
+        func summary(_ title: String) -> String {
+            "JSON-Schema-Test-Suite over HTTP, \(title): \(files) files, \(groups) groups, \(cases) cases; \(publishedGroups) groups published, \(refusedGroups) refused as remote (\(refusedCases) cases); \(checked) cases checked, \(agreed) agree, \(disagreements.count) disagree"
+        }
     }
 
     @Test(arguments: ["draft2020-12", "draft7"]) func mandatoryCasesAgreeOverHTTP(folder: String) throws {
         let expected = try #require(Self.expected[ExactName(folder)])
         let remoteGroups = try #require(Self.remoteGroups[ExactName(folder)])
-        let draft7 = folder.hasSameBytes(as: "draft7")
         let files = try OfficialSuiteFile.folder(folder).map(OfficialSuiteFile.init)
+        let tally = try run(files, draft7: folder.hasSameBytes(as: "draft7"), remoteGroups: remoteGroups)
+        print(tally.summary("\(folder) mandatory"))
+        #expect(tally.files >= expected.files)
+        #expect(tally.cases == expected.cases, "cases held by tests/\(folder)/*.json")
+        #expect(tally.checked + tally.refusedCases == tally.cases)
+        #expect(tally.checked >= expected.minimumChecked)
+        #expect(tally.refusedGroups == remoteGroups.count)
+        #expect(tally.agreed == tally.checked)
+        #expect(tally.disagreements.isEmpty, "\n\(tally.disagreements.joined(separator: "\n"))")
+    }
+
+    /// Big numbers, ECMA-262 regular expressions, and every format file with assertion opted in
+    /// (the registry's root keyword `x-assert-formats`).
+    @Test(arguments: ["draft2020-12", "draft7"]) func optionalCasesOverHTTP(folder: String) throws {
+        let plain = try ["bignum", "float-overflow", "ecmascript-regex"].map { try OfficialSuiteFile("\(folder)/optional/\($0).json") }
+        let formats = try OfficialSuiteFile.folder("\(folder)/optional/format").map(OfficialSuiteFile.init)
+        #expect(formats.count >= 18)
+        let draft7 = folder.hasSameBytes(as: "draft7")
+        var tally = try run(plain, draft7: draft7, remoteGroups: [])
+        tally.add(try run(formats, draft7: draft7, assertFormats: true, remoteGroups: []))
+        print(tally.summary("\(folder) optional (bignum, float-overflow, ecmascript-regex, format asserted)"))
+        let cases = (plain + formats).reduce(0) { $0 + $1.caseCount }
+        #expect(tally.cases == cases)
+        #expect(tally.checked == cases, "no optional group needs a remote document")
+        #expect(tally.agreed == tally.checked)
+        #expect(tally.disagreements.isEmpty, "\n\(tally.disagreements.joined(separator: "\n"))")
+    }
+
+    /// Publishes every group of `files` (one type each), then checks every case of the
+    /// published ones.
+    private func run(
+        _ files: [OfficialSuiteFile], draft7: Bool, assertFormats: Bool = false, remoteGroups: [(file: String, group: String)]
+    ) throws -> Tally {
         let session = TenantSession(try TestRegistry.shared().makeTenant())
         var tally = Tally(files: files.count)
         var published: [(type: String, file: String, group: OfficialSuiteFile.Group)] = []
@@ -109,15 +149,9 @@ import TestSupport
             for (index, group) in file.groups.enumerated() {
                 tally.groups += 1
                 tally.cases += group.cases.count
-                if Self.skippedGroups.contains(where: { Self.names($0.file, $0.group, file.name, group.description) }) {
-                    tally.skippedGroups += 1
-                    tally.skippedCases += group.cases.count
-                    continue
-                }
                 let type = Self.typeName(file: file.name, index: index)
-                if try publish(
-                    group, as: type, file: file.name, draft7: draft7, remoteGroups: remoteGroups, session: session, tally: &tally)
-                {
+                let schema = OfficialSuiteEmbedding.embed(group.schema, draft7: draft7, assertFormats: assertFormats)
+                if try publish(group, schema: schema, as: type, file: file.name, remoteGroups: remoteGroups, session: session, tally: &tally) {
                     published.append((type, file.name, group))
                 }
             }
@@ -127,18 +161,7 @@ import TestSupport
                 try check(testCase, of: group, file: file, type: type, session: session, tally: &tally)
             }
         }
-        let seenDeviceRules = tally.byDeviceRule
-        print(
-            "JSON-Schema-Test-Suite over HTTP, \(folder) mandatory: \(tally.files) files, \(tally.groups) groups, \(tally.cases) cases; \(tally.publishedGroups) groups published, \(tally.refusedGroups) refused as remote (\(tally.refusedCases) cases), \(tally.skippedGroups) skipped (\(tally.skippedCases) cases); \(tally.checked) cases checked, \(tally.agreed) agree, \(seenDeviceRules) differ by a device rule, \(tally.disagreements.count) disagree"
-        )
-        #expect(tally.files >= expected.files)
-        #expect(tally.cases == expected.cases, "cases held by tests/\(folder)/*.json")
-        #expect(tally.checked + tally.refusedCases + tally.skippedCases == tally.cases)
-        #expect(tally.checked >= expected.minimumChecked)
-        #expect(tally.refusedGroups == remoteGroups.count)
-        #expect(seenDeviceRules == Self.deviceRuleCases.count, "every listed device-rule difference must occur")
-        #expect(tally.agreed + tally.byDeviceRule == tally.checked)
-        #expect(tally.disagreements.isEmpty, "\n\(tally.disagreements.joined(separator: "\n"))")
+        return tally
     }
 
     // MARK: - Publishing
@@ -146,10 +169,10 @@ import TestSupport
     /// Publishes the group's embedded schema; true when it was published. A refusal must be of
     /// a listed remote group and name one of its references.
     private func publish(
-        _ group: OfficialSuiteFile.Group, as type: String, file: String, draft7: Bool,
+        _ group: OfficialSuiteFile.Group, schema embedded: JSONValue, as type: String, file: String,
         remoteGroups: [(file: String, group: String)], session: TenantSession, tally: inout Tally
     ) throws -> Bool {
-        let schema = JSONWriter.string(OfficialSuiteEmbedding.embed(group.schema, draft7: draft7))
+        let schema = JSONWriter.string(embedded)
         let response = try session.post(
             [
                 "application": .string(session.tenant.code), "attributesType": .string(type), "jsonSchema": .string(schema),
@@ -201,13 +224,6 @@ import TestSupport
         }
         if valid == testCase.valid {
             tally.agreed += 1
-            return
-        }
-        let byRule = Self.deviceRuleCases.contains {
-            Self.names($0.file, $0.group, file, group.description) && $0.case.hasSameBytes(as: testCase.description)
-        }
-        if byRule {
-            tally.byDeviceRule += 1
             return
         }
         tally.disagreements.append(
