@@ -1,5 +1,6 @@
 import Registry
 import Testing
+import TestSupport
 
 /// The official suite's regular-expression cases, run against `ECMARegex` directly: each
 /// `pattern` (or `patternProperties` key) is compiled and the case's strings searched. Every

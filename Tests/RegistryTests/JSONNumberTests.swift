@@ -1,5 +1,6 @@
 @testable import Registry
 import Testing
+import TestSupport
 
 /// Numbers compare by exact value whatever their lexeme: no rounding through `Double` or
 /// `Decimal`, and no power of ten expanded, so `1e1000000000` is as cheap as `1`.

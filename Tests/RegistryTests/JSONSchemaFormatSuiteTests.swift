@@ -1,5 +1,6 @@
 import Registry
 import Testing
+import TestSupport
 
 /// Every case of the official suite's `optional/format/` files, for draft 2020-12 and draft 7,
 /// run against `JSONSchemaFormat.check` (a non-string always passes, as format assertion says).

@@ -1,30 +1,30 @@
 import Foundation
 import Registry
 import Testing
-import TestSupport
 
 /// One file of the official JSON-Schema-Test-Suite: groups of a schema and the values it must
 /// accept or refuse. Loading fails the test (never skips) when the file is missing or unparsable.
-struct OfficialSuiteFile {
-    struct Group {
-        let description: String
-        let schema: JSONValue
-        let cases: [Case]
+/// Shared by the domain tests (`CompiledSchema` directly) and the API tests (over HTTP).
+public struct OfficialSuiteFile: Sendable {
+    public struct Group: Sendable {
+        public let description: String
+        public let schema: JSONValue
+        public let cases: [Case]
     }
 
-    struct Case {
-        let description: String
-        let data: JSONValue
-        let valid: Bool
+    public struct Case: Sendable {
+        public let description: String
+        public let data: JSONValue
+        public let valid: Bool
     }
 
-    let name: String
-    let groups: [Group]
+    public let name: String
+    public let groups: [Group]
 
-    var caseCount: Int { groups.reduce(0) { $0 + $1.cases.count } }
+    public var caseCount: Int { groups.reduce(0) { $0 + $1.cases.count } }
 
     /// `relativePath` under `tests/` of the suite, e.g. `draft2020-12/pattern.json`.
-    init(_ relativePath: String) throws {
+    public init(_ relativePath: String) throws {
         name = relativePath
         let url = TestPaths.shared.appendingPathComponent("data/JSON-Schema-Test-Suite/tests").appendingPathComponent(relativePath)
         let bytes = try [UInt8](Data(contentsOf: url))
@@ -45,7 +45,7 @@ struct OfficialSuiteFile {
     }
 
     /// The files of one folder of the suite, e.g. `draft7/optional/format`, sorted by name.
-    static func folder(_ relativePath: String) throws -> [String] {
+    public static func folder(_ relativePath: String) throws -> [String] {
         let url = TestPaths.shared.appendingPathComponent("data/JSON-Schema-Test-Suite/tests").appendingPathComponent(relativePath)
         return try FileManager.default.contentsOfDirectory(atPath: url.path)
             .filter { $0.hasSuffix(".json") }.sorted().map { "\(relativePath)/\($0)" }
