@@ -445,6 +445,9 @@ def step_dot_types_open_and_delete(p):
         for name, (width, height, mobile) in widths.items():
             p.set_width(width, height, mobile=mobile)
             go(p, "#/app/" + hash_segment(APP))
+            # The types were published through the API after the panel read its list; the
+            # address may be the one already open, so load the page again to read it anew.
+            p.driver.refresh()
             search(p, ".")
             p.wait(lambda d: name in sidebar_types(p) and all("." in t for t in sidebar_types(p)),
                    "the search for names with a dot")

@@ -240,8 +240,32 @@ func validationFailures(_ schema: CompiledSchema, _ value: String, embedded: Str
         let outcome = schema.validate(try JSONParser.parse(value), budget: &budget)
         #expect(outcome.failures.count == uses)
         #expect(outcome.failures.first?.schemaPath == "/$defs/d\(steps - 1)/maxLength")
-        // Each property walks the chain once: a node and its keyword per step, plus its own.
-        #expect(10_000_000 - budget <= uses * (steps + 2) * 2 + 10)
+        // The chain of bare references is collapsed: each property costs a few steps, not 300.
+        #expect(10_000_000 - budget <= uses * 8 + 10)
+    }
+
+    /// A chain longer than the evaluation depth bound still gives the right answer: its bare
+    /// `$ref` steps are collapsed at compile time, so the check never nests through them.
+    @Test func aChainDeeperThanTheDepthBoundGivesTheRightAnswer() throws {
+        let steps = 1_200
+        var defs: [String] = (0..<steps - 1).map { ##""d\##($0)": {"$ref": "#/$defs/d\##($0 + 1)"}"## }
+        defs.append(##""d\##(steps - 1)": {"type": "string", "maxLength": 5}"##)
+        let text = ##"{"$defs": {\##(defs.joined(separator: ","))}, "properties": {"p": {"$ref": "#/$defs/d0"}}}"##
+        let schema = try compiledSchema(text)
+        var budget = 1_000_000
+        let valid = schema.validate(try JSONParser.parse(#"{"p": "ok"}"#), budget: &budget)
+        #expect(valid.failures.isEmpty && !valid.exhausted)
+        let invalid = schema.validate(try JSONParser.parse(#"{"p": "too long"}"#), budget: &budget)
+        #expect(invalid.failures.map(\.schemaPath) == ["/$defs/d\(steps - 1)/maxLength"])
+        #expect(!invalid.exhausted)
+    }
+
+    /// A loop of bare references is left for the evaluator, which stops it.
+    @Test func aLoopOfBareReferencesIsNotCollapsedAway() throws {
+        let schema = try compiledSchema(##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "properties": {"p": {"$ref": "#/$defs/a"}}}"##)
+        var budget = 100_000
+        let outcome = schema.validate(try JSONParser.parse(#"{"p": 1}"#), budget: &budget)
+        #expect(!outcome.failures.isEmpty || outcome.exhausted)
     }
 
     /// A cache counts compiled schemas by their heap size, which grows with what they hold.

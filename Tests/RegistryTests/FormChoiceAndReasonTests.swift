@@ -7,7 +7,7 @@ import Testing
     @Test func contentFieldsOfTheRootRequiredAreNeededByTheApp() throws {
         let json = try FormFixture.formText(
             #"{"type":"object","properties":{"gate":{"type":"string"},"eta":{"type":"integer"}},"required":["eta"]}"#)
-        #expect(json.contains(#""name":"eta","path":"content-state.eta","label":"Eta","type":"integer","widget":"number","required":false,"needed_by_app":true"#))
+        #expect(json.contains(#""name":"eta","path":"content-state.eta","label":"ETA","type":"integer","widget":"number","required":false,"needed_by_app":true"#))
         #expect(!json.contains(#""name":"gate","path":"content-state.gate","label":"Gate","type":"string","widget":"text","required":false,"needed_by_app""#))
         let form = try FormFixture.form(
             #"{"type":"object","properties":{"gate":{"type":"string"},"eta":{"type":"integer"}},"required":["eta"]}"#)

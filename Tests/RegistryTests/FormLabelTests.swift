@@ -30,6 +30,20 @@ import Testing
         #expect(try label(name) == expected)
     }
 
+    /// People write these in capitals whatever case the key uses.
+    @Test(arguments: [
+        ("etaMinutes", "ETA minutes"),
+        ("trackingUrl", "Tracking URL"),
+        ("driverIds", "Driver IDs"),
+        ("eta", "ETA"),
+        ("orderId", "Order ID"),
+        ("idea", "Idea"),
+        ("urlscheme", "Urlscheme"),
+    ])
+    func knownAcronymsAreWrittenInCapitals(name: String, expected: String) throws {
+        #expect(try label(name) == expected)
+    }
+
     @Test(arguments: [
         ("homeTeamScore", "Home team score"),
         ("HomeTeam", "Home team"),

@@ -15,6 +15,7 @@
 /// | `gateID`, `gateIDs` | `Gate ID`, `Gate IDs` |
 /// | `homeTeamScore` | `Home team score` |
 /// | `URLString` | `URL string` |
+/// | `etaMinutes`, `trackingUrl`, `driverIds` | `ETA minutes`, `Tracking URL`, `Driver IDs` (known acronyms) |
 /// | `line2`, `leg2Gate`, `2ndLeg`, `seat12A` | `Line 2`, `Leg 2 gate`, `2nd leg`, `Seat 12 A` |
 /// | `departure-gate` | `Departure gate` |
 /// | `FLIGHT_NUMBER` | `FLIGHT NUMBER` (capitals are kept, as with `ETA`) |
@@ -127,6 +128,10 @@ private struct LabelBuilder {
         let isFirstWord = count == 0
         if !isFirstWord { append(UInt8(ascii: " ")) }
         let keepsCapitals = keepsCapitals(word)
+        if let acronym = Self.knownAcronym(letters[word]) {
+            for byte in acronym.utf8 { append(byte) }
+            return
+        }
         for i in word {
             let scalar = letters[i].scalar
             let isInitial = isFirstWord && i == word.lowerBound
@@ -156,6 +161,19 @@ private struct LabelBuilder {
     private mutating func append(_ byte: UInt8) {
         output[count] = byte
         count += 1
+    }
+
+    /// Words people write in capitals whatever the key's case (`etaMinutes` → `ETA minutes`,
+    /// `trackingUrl` → `Tracking URL`, `gateIds` → `Gate IDs`).
+    private static let acronyms = ["eta", "url", "uri", "id", "uuid", "api", "gps", "utc", "sku", "pdf", "sms", "vip", "qr"]
+
+    /// The word in capitals when it is a known acronym, or one with a plural `s`.
+    private static func knownAcronym(_ word: UnsafeBufferPointer<Letter>.SubSequence) -> String? {
+        guard word.count >= 2, word.count <= 5, word.allSatisfy({ $0.kind == .upper || $0.kind == .lower }) else { return nil }
+        let lowered = String(String.UnicodeScalarView(word.map(\.scalar))).lowercased()
+        if acronyms.containsExactly(lowered) { return lowered.uppercased() }
+        guard lowered.utf8.last == UInt8(ascii: "s"), acronyms.containsExactly(String(lowered.dropLast())) else { return nil }
+        return lowered.dropLast().uppercased() + "s"
     }
 
     /// In capitals (`ETA`, the `A` of `seat12A`), or two or more capitals with a plural `s` (`IDs`).

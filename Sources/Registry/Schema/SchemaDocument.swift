@@ -20,6 +20,8 @@ public struct SchemaDocument: Sendable, Equatable {
     /// references is one lookup instead of a scan of every definition. Keyed by scalars, as
     /// JSON pointers match keys.
     private let definitions: [ExactName: JSONValue]
+    /// Where the definitions' `$ref` chains end, followed once.
+    let referenceChains: ReferenceChains
 
     public init(root: JSONObject, contentProperties: JSONObject, attributesProperties: JSONObject?, attributesRequired: [String]) {
         self.root = root
@@ -37,6 +39,9 @@ public struct SchemaDocument: Sendable, Equatable {
             }
         }
         self.definitions = definitions
+        referenceChains = ReferenceChains(definitions: definitions) { [root] pointer in
+            Self.resolve(reference: pointer, root: root, definitions: definitions)
+        }
     }
 
     /// The registry's own root keyword: the ActivityAttributes schema beside the content state's.
@@ -66,6 +71,10 @@ public struct SchemaDocument: Sendable, Equatable {
     /// caller's to detect. The pointer is read scalar by scalar (RFC 6901): Swift's characters
     /// would join a `/` with a combining mark after it into one.
     public func resolve(reference: String) -> JSONValue? {
+        Self.resolve(reference: reference, root: root, definitions: definitions)
+    }
+
+    private static func resolve(reference: String, root: JSONObject, definitions: [ExactName: JSONValue]) -> JSONValue? {
         if let target = definitions[ExactName(reference)] { return target }
         guard reference.unicodeScalars.first == "#" else { return nil }
         let pointer = String(reference.unicodeScalars.dropFirst()).removingPointerPercentEncoding

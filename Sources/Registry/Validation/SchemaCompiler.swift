@@ -57,6 +57,7 @@ struct SchemaCompiler {
         while let reference = pending.popLast() {
             try resolve(reference)
         }
+        collapseReferenceChains()
         return CompiledSchema(
             dialect: dialect, unknownKeywords: unknownKeywords, nodes: nodes, resources: resources,
             rootNode: rootNode, embeddedNodes: embedded, limits: limits, referenceResolutions: resolutions)
@@ -159,6 +160,48 @@ struct SchemaCompiler {
     }
 
     // MARK: - References
+
+    /// Points every `$ref` past the schemas that hold nothing but another `$ref` within the
+    /// same resource, so a chain of a thousand such steps costs one step per check, and cannot
+    /// reach the evaluation depth bound: the schemas along it add no check and no annotation.
+    /// A chain that loops is left as written, for the evaluator's loop detection. Linear: each
+    /// node's end is found once.
+    private mutating func collapseReferenceChains() {
+        var ends: [Int: Int] = [:]
+        func end(of start: Int) -> Int {
+            var path: [Int] = []
+            var current = start
+            var seen: Set<Int> = []
+            while let next = pureReference(current), nodes[next].resource == nodes[current].resource {
+                if let known = ends[current] {
+                    current = known
+                    break
+                }
+                guard seen.insert(current).inserted else { return start }
+                path.append(current)
+                current = next
+            }
+            for node in path { ends[node] = current }
+            return current
+        }
+        for node in nodes.indices {
+            for keyword in nodes[node].keywords.indices {
+                guard case .reference(let target) = nodes[node].keywords[keyword].check, target >= 0,
+                    nodes[target].resource == nodes[node].resource
+                else { continue }
+                let last = end(of: target)
+                if last != target { nodes[node].keywords[keyword].check = .reference(last) }
+            }
+        }
+    }
+
+    /// The target of a schema that is only a `$ref`.
+    private func pureReference(_ node: Int) -> Int? {
+        guard !nodes[node].isFalse, nodes[node].keywords.count == 1,
+            case .reference(let target) = nodes[node].keywords[0].check, target >= 0
+        else { return nil }
+        return target
+    }
 
     private mutating func resolve(_ reference: PendingReference) throws(SchemaCompileError) {
         resolutions += 1
