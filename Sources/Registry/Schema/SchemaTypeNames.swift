@@ -43,7 +43,7 @@ public enum SchemaTypeNames {
         if let alias = aliases[ExactName(String(String.UnicodeScalarView(folded)))] { return alias }
         var best: (name: String, distance: Int)?
         for candidate in names {
-            let distance = editDistance(folded, Array(candidate.unicodeScalars))
+            let distance = EditDistance.between(folded, Array(candidate.unicodeScalars))
             let allowed = candidate.utf8.count <= 4 ? 1 : 2
             if distance <= allowed, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
@@ -60,27 +60,6 @@ public enum SchemaTypeNames {
             ("decimal", "number"), ("str", "string"), ("list", "array"), ("dict", "object"), ("map", "object"),
         ].map { (ExactName($0.0), $0.1) })
 
-    /// Optimal string alignment distance (insertions, deletions, substitutions and swaps of two
-    /// neighbours each cost one) between two short scalar sequences.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var before = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], before[j - 2] + 1)
-                }
-            }
-            (before, previous, current) = (previous, current, before)
-        }
-        return previous[b.count]
-    }
 
     /// What a schema keyword's value holds.
     private enum Keyword {

@@ -61,7 +61,7 @@ public enum SchemaDialect: Sendable, Equatable {
         let typed = Array(keyword.unicodeScalars)
         var best: (name: String, distance: Int)?
         for known in keywords.map(\.text).sorted() {
-            let distance = Self.editDistance(typed, Array(known.unicodeScalars))
+            let distance = EditDistance.between(typed, Array(known.unicodeScalars))
             if distance <= 2, distance * 2 < typed.count, distance < (best?.distance ?? .max) {
                 best = (known, distance)
             }
@@ -69,25 +69,4 @@ public enum SchemaDialect: Sendable, Equatable {
         return best?.name
     }
 
-    /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
-    /// transpositions each cost one.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var before = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], before[j - 2] + 1)
-                }
-            }
-            (before, previous, current) = (previous, current, before)
-        }
-        return previous[b.count]
-    }
 }
