@@ -45,7 +45,7 @@ extension PostgresSchemaStore {
         }
         return ComparisonBasis(
             policy: basis.policy, newest: basis.newest.map(filled), earlier: basis.earlier.map(filled),
-            limitReached: basis.limitReached)
+            limitReached: basis.limitReached, newestVersion: basis.newestVersion)
     }
 
     static let textsOfVersions = PGStatement(file: "compatibility_texts")
@@ -72,7 +72,14 @@ extension PostgresSchemaStore {
         earlier.sort { $0.version > $1.version }
         let limitReached = earlier.count > clamped(limit)
         if limitReached { earlier.removeLast(earlier.count - clamped(limit)) }
-        return (published, ComparisonBasis(policy: policy, newest: newest, earlier: earlier.reversed(), limitReached: limitReached))
+        // The newest row comes in every mode; under none it is only the number, compared with nothing.
+        let compared = policy.policy.mode == .none ? nil : newest
+        return (
+            published,
+            ComparisonBasis(
+                policy: policy, newest: compared, earlier: earlier.reversed(), limitReached: limitReached,
+                newestVersion: newest?.version)
+        )
     }
 
     /// The five policy columns starting at `column`: mode, enforce, floor, source, updated.

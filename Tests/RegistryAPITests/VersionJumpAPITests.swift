@@ -48,4 +48,19 @@ import TestSupport
         let warning = try #require(try versionWarnings(published).first)
         #expect(warning["message"]?.stringValue?.contains("no live version") == true)
     }
+
+    /// The warning does not depend on the compatibility mode: under `none` nothing is compared,
+    /// but the number still moves for good.
+    @Test func aJumpIsWarnedAboutUnderModeNoneToo() throws {
+        #expect(try tenant.publish("JumpNone", SchemaAPITests.flight, version: 1).status == 200)
+        let policy = try tenant.request(
+            "PUT", "/api/live_activity_types/JumpNone/compatibility_policy?application=\(tenant.code)", body: #"{"mode":"none","enforce":"warn"}"#)
+        #expect(policy.status == 200)
+        let warning = try #require(try versionWarnings(try validate("JumpNone", version: 1_002)).first)
+        #expect(warning["message"]?.stringValue?.contains("version 1002 is 1001 beyond the newest live version, 1") == true)
+        let published = try tenant.publish("JumpNone", SchemaAPITests.flight, version: 5_000)
+        #expect(published.status == 200)
+        #expect(try versionWarnings(published).count == 1)
+        #expect(try published.json()["compatibility"]?["compared_versions"] == .array([]))
+    }
 }

@@ -19,8 +19,12 @@ public struct Publication: Sendable, Equatable {
 /// for.
 public struct ComparisonBasis: Sendable, Equatable {
     public let policy: EffectivePolicy
-    /// The newest live version below the new one; nil when there is none or the mode is `none`.
+    /// The newest live version below the new one, to compare with; nil when there is none or
+    /// the mode is `none`.
     public let newest: EarlierSchema?
+    /// The number of the newest live version below the new one in any mode, for the warning
+    /// about an explicit version far beyond it; nil when there is none.
+    public let newestVersion: Int32?
     /// Under `backward_transitive`: each distinct live text from the floor up, at its oldest live
     /// version, oldest first; at most the caller's limit of them, the newest ones. A publish
     /// leaves out its own text (an identical text has no findings). Empty under other modes.
@@ -28,9 +32,12 @@ public struct ComparisonBasis: Sendable, Equatable {
     /// More distinct texts existed than the limit allowed.
     public let limitReached: Bool
 
-    public init(policy: EffectivePolicy, newest: EarlierSchema?, earlier: [EarlierSchema], limitReached: Bool) {
+    public init(
+        policy: EffectivePolicy, newest: EarlierSchema?, earlier: [EarlierSchema], limitReached: Bool, newestVersion: Int32? = nil
+    ) {
         self.policy = policy
         self.newest = newest
+        self.newestVersion = newestVersion ?? newest?.version
         self.earlier = earlier
         self.limitReached = limitReached
     }

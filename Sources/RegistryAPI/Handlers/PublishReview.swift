@@ -34,13 +34,11 @@ struct PublishReview {
             outlines.outline(of: submitted), contentHash: submitted.contentHash, policy: basis.policy.policy,
             newest: basis.newest.flatMap(outlines.compared), earlier: basis.earlier.compactMap(outlines.compared),
             limitReached: basis.limitReached, listLimit: listLimit)
-        // The basis names the newest version only when the policy compares anything; under
-        // `none` nothing is read, so nothing is warned about either.
         var explicitVersion: Int32?
-        if case .explicit(let version) = request.version, basis.policy.policy.mode != .none { explicitVersion = version }
+        if case .explicit(let version) = request.version { explicitVersion = version }
         checks = try PublishChecks(
             submitted.document, attributesType: request.attributesType, compatibility: compatibility,
-            requireCompatible: request.requireCompatible, explicitVersion: explicitVersion, newestVersion: basis.newest?.version)
+            requireCompatible: request.requireCompatible, explicitVersion: explicitVersion, newestVersion: basis.newestVersion)
     }
 
     /// The Create response for the version that was published.

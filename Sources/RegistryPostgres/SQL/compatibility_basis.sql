@@ -27,14 +27,15 @@ WITH RECURSIVE policy (mode, enforce, floor, source, updated) AS (
             ORDER BY next.schema_sha256 LIMIT 1)
     FROM distinct_hashes AS previous
     WHERE previous.schema_sha256 IS NOT NULL
--- newest: the newest live version below the bound, unless the mode is none. compared (under
+-- newest: the newest live version below the bound, in every mode (the version-jump warning
+-- reads it; under none the caller compares nothing with it). compared (under
 -- backward_transitive only): each distinct hash but the excluded one at its oldest live version
 -- from the floor up and below the bound, newest first, one more than the limit so the caller knows
 -- when it stopped. Only versions and hashes: the texts are read afterwards, as needed.
 ), newest AS (
     SELECT version, schema_sha256 FROM schema_versions
     WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
-      AND version < $3::bigint AND (SELECT mode FROM policy) <> 'none'
+      AND version < $3::bigint
     ORDER BY version DESC LIMIT 1
 ), compared AS (
     SELECT oldest.version, hashes.schema_sha256
