@@ -28,7 +28,7 @@ WITH RECURSIVE policy (mode, enforce, floor, source, updated) AS (
     FROM distinct_hashes AS previous
     WHERE previous.schema_sha256 IS NOT NULL
 -- newest: the newest live version below the bound, in every mode (the version-jump warning
--- reads it; under none the caller compares nothing with it). compared (under
+-- reads it, and under none the caller compares nothing with it). compared (under
 -- backward_transitive only): each distinct hash but the excluded one at its oldest live version
 -- from the floor up and below the bound, newest first, one more than the limit so the caller knows
 -- when it stopped. Only versions and hashes: the texts are read afterwards, as needed.
