@@ -6,6 +6,11 @@ import PackageDescription
 /// `HTTPServer`) → handlers (`RegistryAPI`) → the executable. `SwiftReader` (Swift source → JSON
 /// Schema) sits beside the adapters and only the executable's CLI uses it, so the server's
 /// modules never carry it.
+/// A request's task starts inside libmicrohttpd's callback and must finish there when nothing
+/// waits: async functions run on their caller's executor (no hop at each call), so only a real
+/// wait suspends, and the task resumes on the loop it prefers.
+let requestTasks: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "schema-registry",
     products: [
@@ -38,11 +43,12 @@ let package = Package(
             exclude: ["SQL"],
             plugins: ["EmbeddedFilesPlugin"]
         ),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping", "EventLoop"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping", "EventLoop"], swiftSettings: requestTasks),
         .target(
             name: "RegistryAPI",
             dependencies: ["Registry", "HTTPServer", "Striping"],
             exclude: ["Panel/assets"],
+            swiftSettings: requestTasks,
             plugins: ["EmbeddedFilesPlugin"]
         ),
         .executableTarget(
@@ -72,9 +78,9 @@ let package = Package(
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"]),
         .testTarget(name: "SwiftReaderTests", dependencies: ["SwiftReader", "Registry", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "TestSupport"], swiftSettings: requestTasks),
         .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "EventLoop", "TestSupport"]),
-        .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"]),
+        .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"], swiftSettings: requestTasks),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport"]),
     ]
 )

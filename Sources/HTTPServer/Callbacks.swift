@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import EventLoop
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,10 +12,9 @@ enum Callbacks {
     /// and once more after an answer resumed the connection. Answering only at the end
     /// keeps the connection alive; answering earlier makes MHD close it.
     ///
-    /// At the end, the application decides once (`ServerContext.decide`): an answer goes out
-    /// at once; anything else suspends the connection, and either goes to a handler thread,
-    /// waits for I/O the loop drives or parks until an event, so the event loop itself never
-    /// waits.
+    /// At the end, the request's task starts right here (`ServerContext.respond`): an answer
+    /// that needed no waiting goes out at once; otherwise the connection is suspended and the
+    /// task's answer resumes it, so the event loop itself never waits.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         let context = ServerContext.from(cls)
@@ -54,11 +54,10 @@ enum Callbacks {
         let closeConnection = context.quiescing.load(ordering: .relaxed)
         guard !state.answered else {
             // Called again after an answer resumed the connection: send it.
-            guard let pending = state.pending, let response = pending.take() else { return .YES }
+            guard let response = state.pending?.take() else { return .YES }
             state.pending = nil
             return ResponseWriter.queue(
-                response, on: connection, closeConnection: closeConnection || pending.closesConnection,
-                handlerThreads: context.handlerThreads)
+                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
         }
         state.answered = true
         context.receiveDeadlines.handling(connection)
@@ -68,65 +67,15 @@ enum Callbacks {
         case .reject(let rejection):
             return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
-        request.waitingSeat = context.seat(of: connection)
-        switch context.decide(request) {
-        case .respond(let response):
-            return ResponseWriter.queue(
-                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
-        case let decision:
-            // Suspended before anything can answer: an answer (from any thread) then resumes
-            // the connection, and MHD calls `access` again to send it.
-            let pending = PendingAnswer()
+        request.services = RequestServices(context: context, seat: context.seat(of: connection))
+        let pending = PendingAnswer()
+        let respond = context.respond
+        Task.immediate(executorPreference: EventLoop.current) { [request] in pending.finish(await respond(request)) }
+        guard let response = pending.answerOrSuspend({ SuspendedConnection(suspending: connection) }) else {
             state.pending = pending
-            proceed(
-                decision, pending: pending, suspended: SuspendedConnection(suspending: connection, seat: request.waitingSeat),
-                context: context)
             return .YES
         }
-    }
-
-    /// Carries a suspended request through what was decided for it: an answer resumes the
-    /// connection; work goes to a handler thread; I/O on the loop continues here when it
-    /// completes; a wait parks it in the waiting room. A stopping server refuses new work with
-    /// the shutting-down rejection, and once it has woken a parked request to answer now
-    /// (`answeringNow`), that request never parks again.
-    private static func proceed(
-        _ decision: Decision, pending: PendingAnswer, suspended: SuspendedConnection, context: ServerContext,
-        answeringNow: Bool = false
-    ) {
-        let refuse = { proceed(.respond(context.rejection(.shuttingDown)), pending: pending, suspended: suspended, context: context) }
-        switch decision {
-        case .respond(let response):
-            pending.set(response)
-            suspended.resume()
-        case .work(let work):
-            let accepted = context.handlerThreads.submit {
-                {
-                    let next = work()
-                    // An answer is set and resumed from any thread; anything else continues on the loop.
-                    if case .respond = next { return proceed(next, pending: pending, suspended: suspended, context: context) }
-                    suspended.execute {
-                        proceed(next, pending: pending, suspended: suspended, context: context, answeringNow: answeringNow)
-                    }
-                }
-            }
-            if !accepted { refuse() }
-        case .later(let start):
-            guard !context.loopWorkClosed.load(ordering: .relaxed) else { return refuse() }
-            start { next in proceed(next, pending: pending, suspended: suspended, context: context, answeringNow: answeringNow) }
-        case .wait(let waiting):
-            guard !answeringNow else { return refuse() }
-            // Parked with its connection still suspended and no thread; the wake continues on the
-            // connection's event loop. Refused for want of a seat, it gives its connection back.
-            context.waitingRoom.park(waiting, seat: suspended.seat) { reason in
-                if reason == .full { pending.closeConnectionAfterAnswer() }
-                suspended.execute {
-                    proceed(
-                        waiting.then(reason), pending: pending, suspended: suspended, context: context,
-                        answeringNow: reason == .answerNow)
-                }
-            }
-        }
+        return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
     }
 
     /// Releases the per-request state; called for every request the access handler has seen,

@@ -13,9 +13,9 @@ public struct HTTPRequest: Sendable {
     /// Header names are lowercased; repeated headers stay separate entries, in order.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
-    /// Where the request's connection sits, for the waiting room's budgets; set by the server,
-    /// nil for a request made without one.
-    public internal(set) var waitingSeat: WaitingRoom.Seat?
+    /// What the server lends the request (its waiting seat, the handler threads); set by the
+    /// server, nil for a request made without one.
+    public var services: RequestServices?
 
     /// Public so that handlers can be tested without a socket.
     public init(

@@ -12,8 +12,8 @@ import Musl
 /// `eventLoops` single-threaded daemons share one port (SO_REUSEPORT); each runs on its own
 /// `EventLoop`, which does all the network work and also waits for what the requests started
 /// there wait for (database reads). `workers` handler threads run the work that blocks or
-/// takes much CPU, with the connection suspended meanwhile. Each request is decided once, on
-/// its event loop (`decide`): an answer needing no I/O goes out without a thread switch. All
+/// takes much CPU, with the connection suspended meanwhile. Each request is a task started on
+/// its event loop (`respond`): an answer needing no waiting goes out without a thread switch. All
 /// closures are called concurrently. Never call `stop` from inside a handler: stopping waits
 /// for the handlers to finish.
 public final class HTTPServer: Sendable {
@@ -42,27 +42,25 @@ public final class HTTPServer: Sendable {
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
         self.init(
-            configuration: configuration, decide: { request in .work { .respond(handler(request)) } },
+            configuration: configuration,
+            respond: { request in await request.services?.work { handler(request) } ?? rejection(.shuttingDown) },
             waitingRoom: WaitingRoom(capacity: 0), rejection: rejection)
     }
 
     /// - Parameters:
-    ///   - decide: called once per request on its event loop, and must never block: answers
-    ///     now, starts I/O the loop drives, or returns the work for a handler thread. Any of
-    ///     these may also decide to wait (`Decision.wait`, long polling): such requests are
-    ///     parked in `waitingRoom`, holding no thread, until woken, and then decide again on
-    ///     their event loop. Stopping the server answers every parked request at once
-    ///     (`WakeReason.answerNow`).
+    ///   - respond: the application, a task per request on its event loop (see `Responder`).
+    ///     A request may wait in `waitingRoom` (long polling), holding no thread, until woken;
+    ///     stopping the server wakes every waiting request at once (`WakeReason.answerNow`).
     ///   - rejection: lets the application word refusals (413, 400, 503) like its other errors.
     public init(
         configuration: HTTPServerConfiguration,
-        decide: @escaping @Sendable (HTTPRequest) -> Decision,
+        respond: @escaping Responder,
         waitingRoom: WaitingRoom,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
         self.configuration = configuration
         self.context = ServerContext(
-            configuration: configuration, decide: decide, waitingRoom: waitingRoom, rejection: rejection)
+            configuration: configuration, respond: respond, waitingRoom: waitingRoom, rejection: rejection)
     }
 
     deinit {

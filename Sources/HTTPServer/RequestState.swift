@@ -16,7 +16,7 @@ final class RequestState {
     /// Set once the request is answered or handed to a handler thread, so that a stray later
     /// call cannot answer twice.
     var answered = false
-    /// Set while a handler thread works on the request; its connection is suspended meanwhile.
+    /// Set while the request's task runs; its connection is suspended while the task waits.
     var pending: PendingAnswer?
 
     struct InvalidRequest: Error {
@@ -79,35 +79,57 @@ final class RequestState {
     }
 }
 
-/// The answer a handler thread produces for a suspended connection. The handler thread sets
-/// it, then resumes the connection; the connection's event loop takes it on its next call.
+/// The answer of a request whose task runs, and the connection waiting for it. The task may
+/// finish inside the access handler (nothing was awaited: the answer is sent at once) or
+/// later, after the connection was suspended (the answer then resumes it). Exactly one of
+/// the two sends it.
 final class PendingAnswer: Sendable {
-    private let response = Mutex<HTTPResponse?>(nil)
-    private let closing = Atomic<Bool>(false)
-
-    /// Set when the request was refused for want of connections (the waiting room had no seat
-    /// for it): the answer then closes the connection, giving the slot back.
-    func closeConnectionAfterAnswer() {
-        closing.store(true, ordering: .relaxed)
+    private enum Phase {
+        case running
+        case waiting(SuspendedConnection)
+        case answered(HTTPResponse)
+        case sent
     }
 
-    var closesConnection: Bool { closing.load(ordering: .relaxed) }
+    private let phase = Mutex(Phase.running)
 
-    func set(_ answer: HTTPResponse) {
-        response.withLock { $0 = answer }
+    /// From the request's task, once it has its answer; resumes the connection if it waits.
+    func finish(_ response: HTTPResponse) {
+        let waiting = phase.withLock { phase -> SuspendedConnection? in
+            defer { phase = .answered(response) }
+            guard case .waiting(let connection) = phase else { return nil }
+            return connection
+        }
+        waiting?.resume()
     }
 
+    /// From the access handler, right after the task started: its answer if it has finished,
+    /// else nil, with the connection suspended (`suspend`, under the lock, so a task finishing
+    /// on another thread meanwhile cannot miss it).
+    func answerOrSuspend(_ suspend: () -> SuspendedConnection) -> HTTPResponse? {
+        phase.withLock { phase in
+            guard case .answered(let response) = phase else {
+                phase = .waiting(suspend())
+                return nil
+            }
+            phase = .sent
+            return response
+        }
+    }
+
+    /// From the access handler called again after the resume: the answer to send.
     func take() -> HTTPResponse? {
-        response.withLock { answer in
-            defer { answer = nil }
-            return answer
+        phase.withLock { phase in
+            guard case .answered(let response) = phase else { return nil }
+            phase = .sent
+            return response
         }
     }
 }
 
-/// A connection suspended in its event loop while a handler thread or a read works, or while
-/// its request is parked. `@unchecked Sendable`: resuming (and handing its loop a task) is all
-/// this permits, and it always happens on the connection's own loop. The daemon has no
+/// A connection suspended in its event loop while its request's task waits (a read, a handler
+/// thread, a wake). `@unchecked Sendable`: resuming (and handing its loop a task) is all this
+/// permits, and it always happens on the connection's own loop. The daemon has no
 /// inter-thread channel (its loop is ours), so a resume is a task on that loop, which then runs
 /// the daemon to send the answer.
 struct SuspendedConnection: @unchecked Sendable {
@@ -147,23 +169,13 @@ struct SuspendedConnection: @unchecked Sendable {
     }
 
     private let handle: Handle
-    /// What a request of this connection that parks is counted against.
-    let seat: WaitingRoom.Seat?
-
     /// Suspends `connection`; call only from the access handler.
-    init(suspending connection: OpaquePointer, seat: WaitingRoom.Seat?) {
+    init(suspending connection: OpaquePointer) {
         handle = Handle(connection)
-        self.seat = seat
         handle.suspend()
     }
 
     func resume() {
         handle.resume()
-    }
-
-    /// From any thread: runs `task` on the connection's event loop, where what follows a wake
-    /// or a handler's work goes on (I/O it starts is driven by that loop).
-    func execute(_ task: @escaping @Sendable () -> Void) {
-        handle.execute(task)
     }
 }

@@ -4,9 +4,9 @@ import Synchronization
 /// Everything the C callbacks need, shared by all event loops and handler threads. MHD receives it as an
 /// unretained pointer in `cls`; `HTTPServer` owns it and outlives every daemon.
 final class ServerContext: Sendable {
-    /// Called once per request, on the event loop; must never block. Work it returns runs on
-    /// `handlerThreads`; I/O it starts (`Decision.later`) is driven by the loop.
-    let decide: @Sendable (HTTPRequest) -> Decision
+    /// Called once per request, as a task started on the event loop; it must never block the
+    /// loop: work that blocks awaits `handlerThreads` (`RequestServices.work`).
+    let respond: Responder
     /// Where requests waiting for an event are parked without a thread.
     let waitingRoom: WaitingRoom
     /// How many parked requests one event loop's connections may hold, and one client
@@ -35,11 +35,11 @@ final class ServerContext: Sendable {
 
     init(
         configuration: HTTPServerConfiguration,
-        decide: @escaping @Sendable (HTTPRequest) -> Decision,
+        respond: @escaping Responder,
         waitingRoom: WaitingRoom,
         rejection: @escaping @Sendable (HTTPRejection) -> HTTPResponse
     ) {
-        self.decide = decide
+        self.respond = respond
         self.waitingRoom = waitingRoom
         self.waitingLimitPerEventLoop = configuration.waitingLimitPerEventLoop
         self.waitingLimitPerAddressPerEventLoop = configuration.waitingLimitPerAddressPerEventLoop

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Requests parked until an event or a deadline, holding no thread and no database
-/// connection: only their suspended connection and a closure. A waker (`wake(key)`) or the
-/// deadline hands each back to its connection's event loop, which looks again
-/// (`WaitRequest.then`) and answers, or parks it again.
+/// connection: only their suspended connection and task. A waker (`wake(key)`) or the
+/// deadline resumes each task on its connection's event loop, which looks again and answers,
+/// or waits again.
 ///
 /// Bounded, because every parked request holds a connection: past `capacity` parked requests
 /// in all, or `capacityPerAddress` from one client address, a new one is woken at once with
@@ -18,7 +18,7 @@ public final class WaitingRoom: @unchecked Sendable {
         let generation: UInt64
     }
 
-    /// Where a request's connection sits, set by the server (`HTTPRequest.waitingSeat`): its
+    /// Where a request's connection sits, set by the server (`RequestServices.seat`): its
     /// event loop and client address, and how many parked requests that loop's connections,
     /// and that address's connections on it, may hold. Each daemon accepts only up to its own
     /// share of the connections, so a loop whose share waiters took would leave new
@@ -90,7 +90,7 @@ public final class WaitingRoom: @unchecked Sendable {
     public func hasSeat(for request: HTTPRequest) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return stopping || hasRoom(for: request.waitingSeat)
+        return stopping || hasRoom(for: request.services?.seat)
     }
 
     /// Take before looking for what the request waits for; park with it.
@@ -121,18 +121,28 @@ public final class WaitingRoom: @unchecked Sendable {
         woken.forEach { $0(.answerNow) }
     }
 
-    /// Parks `request`, counted against `seat` when given; `wake` is called exactly once, from
-    /// another thread or (when the request cannot park, or missed a wake) right away.
-    func park(_ request: WaitRequest, seat: Seat? = nil, wake: @escaping @Sendable (WakeReason) -> Void) {
+    /// Parks until `ticket`'s key is woken or `deadline` passes, counted against `seat` when
+    /// given, holding no thread.
+    func wait(_ ticket: Ticket, until deadline: ContinuousClock.Instant, seat: Seat? = nil) async -> WakeReason {
+        await withCheckedContinuation { (continuation: CheckedContinuation<WakeReason, Never>) in
+            park(ticket, until: deadline, seat: seat) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Parks a waiter, counted against `seat` when given; `wake` is called exactly once, from
+    /// another thread or (when it cannot park, or missed a wake) right away.
+    func park(
+        _ ticket: Ticket, until deadline: ContinuousClock.Instant, seat: Seat? = nil, wake: @escaping @Sendable (WakeReason) -> Void
+    ) {
         condition.lock()
         let immediate: WakeReason? =
             if stopping { .answerNow }
-            else if generations[Self.stripe(request.ticket.key)] != request.ticket.generation { .notified }
+            else if generations[Self.stripe(ticket.key)] != ticket.generation { .notified }
             else if !hasRoom(for: seat) { .full }
             else { nil }
         if immediate == nil {
             nextID += 1
-            entries[nextID] = Entry(key: request.ticket.key, deadline: request.deadline, seat: seat, wake: wake)
+            entries[nextID] = Entry(key: ticket.key, deadline: deadline, seat: seat, wake: wake)
             if let seat { adjust(seat, by: 1) }
             if timerRunning {
                 condition.broadcast()

@@ -55,7 +55,7 @@ enum ServeCommand {
         var servers = [
             HTTPServer(
                 configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
-                decide: api.decide, waitingRoom: api.waitingRoom, rejection: api.reject)
+                respond: api.respond, waitingRoom: api.waitingRoom, rejection: api.reject)
         ]
         if let admin = configuration.adminListen {
             let operationsAPI = RegistryAPI.operationsOnly(metrics: metrics, operations: operations, logger: logger)
@@ -63,7 +63,7 @@ enum ServeCommand {
             adminConfiguration.workers = 1
             servers.append(
                 HTTPServer(
-                    configuration: adminConfiguration, decide: operationsAPI.decide, waitingRoom: operationsAPI.waitingRoom,
+                    configuration: adminConfiguration, respond: operationsAPI.respond, waitingRoom: operationsAPI.waitingRoom,
                     rejection: operationsAPI.reject))
         }
         for server in servers { try server.start() }

@@ -54,7 +54,7 @@ public final class TestRegistry: Sendable {
         listener.start()
         _ = listening.wait(timeout: .now() + 10)
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(workers: workers), decide: api.decide, waitingRoom: api.waitingRoom,
+            configuration: HTTPServerConfiguration(workers: workers), respond: api.respond, waitingRoom: api.waitingRoom,
             rejection: api.reject)
         try server.start()
     }

@@ -5,13 +5,12 @@ import Registry
 /// the ones it is limited to), so a client (the control panel) can offer a choice instead of
 /// asking for a code.
 enum ApplicationHandlers {
-    /// Read without a thread waiting: one account's applications, a short list.
-    static func list(_ call: Call) throws(RegistryError) -> Step {
-        Step.reading(call.store, { $0.applications(accountID: call.accountID ?? -1, then: $1) }) { applications in
-            let items: [JSONValue] = applications.filter { application in call.token?.reaches(application) ?? false }.map { application in
-                ["code": .string(application.code), "name": .string(application.name), "created": .string(application.created)]
-            }
-            return .respond(JSONResponse.make(["applications": .array(items)]))
+    /// Read on the loop: one account's applications, a short list.
+    static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
+        let applications = try await call.read { $0.applications(accountID: call.accountID ?? -1, then: $1) }
+        let items: [JSONValue] = applications.filter { application in call.token?.reaches(application) ?? false }.map { application in
+            ["code": .string(application.code), "name": .string(application.name), "created": .string(application.created)]
         }
+        return JSONResponse.make(["applications": .array(items)])
     }
 }

@@ -11,8 +11,8 @@ enum AuditHandlers {
     /// `next_page_token`, so a page's memory does not grow with what its rows hold.
     static let pageBytes = 1 << 20
 
-    /// Reads a page (at most 1,000 events) without a thread waiting.
-    static func list(_ call: Call) throws(RegistryError) -> Step {
+    /// Reads a page (at most 1,000 events) on the loop.
+    static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let code = try call.query.requiredString(.application)
         let attributesType = try call.query.string(.attributesType)
         if let attributesType { try AttributesTypeName.validate(attributesType) }
@@ -23,14 +23,11 @@ enum AuditHandlers {
         let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try AuditPageToken.decode(token)
         }
-        return try call.withApplication(code: code) { application in
-            let query = AuditQuery(
-                order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
-                until: until, cursor: cursor, limit: pageSize + 1, pageBytes: pageBytes)
-            return Step.reading(call.store, { $0.auditEvents(query, then: $1) }) { events in
-                .respond(page(events, pageSize))
-            }
-        }
+        let application = try await call.application(code: code)
+        let query = AuditQuery(
+            order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
+            until: until, cursor: cursor, limit: pageSize + 1, pageBytes: pageBytes)
+        return page(try await call.read { $0.auditEvents(query, then: $1) }, pageSize)
     }
 
     /// `events` as a page with its token: at most `pageSize` events and, past the first,

@@ -18,27 +18,29 @@ enum ChangeHandlers {
     /// `feed|<application id>` (migration 0008).
     static let wakeKeyPrefix = "feed|"
 
-    static func changes(_ call: Call) throws(RegistryError) -> Step {
+    static func changes(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let code = try call.query.requiredString(.application)
         let after = try call.query.string(.after) ?? ""
         let waitSeconds = try integer(call.query.string(.wait), .wait, range: 0...maxWaitSeconds, default: 0)
         let pageSize = try integer(call.query.string(.pageSize), .pageSize, range: 1...maxPageSize, default: defaultPageSize)
         let requested: ChangeCursor? = after.isEmpty || after == "now" ? nil : try ChangeCursorToken.decode(after)
-        return try call.withApplication(code: code) { application in
-            // Past the waiting budget, refused before the first read: a flood of waiters costs
-            // no database work, only their answers.
-            if waitSeconds > 0, !call.waitingRoom.hasSeat(for: call.request) { return .respond(waitingRefusal) }
-            let reader: @Sendable (ChangeCursor) -> Step = { cursor in
-                Reader(call: call, application: application, cursor: cursor, pageSize: pageSize, deadline: .now + .seconds(waitSeconds))
-                    .look(firstTime: true)
-            }
-            if let requested { return reader(requested) }
-            guard after == "now" else { return reader(.start) }
-            return Step.reading(call.store, { $0.currentChangeCursor(then: $1) }, then: reader)
+        let application = try await call.application(code: code)
+        // Past the waiting budget, refused before the first read: a flood of waiters costs no
+        // database work, only their answers.
+        if waitSeconds > 0, !call.waitingRoom.hasSeat(for: call.request) { return waitingRefusal }
+        let cursor: ChangeCursor
+        if let requested {
+            cursor = requested
+        } else if after == "now" {
+            cursor = try await call.read { $0.currentChangeCursor(then: $1) }
+        } else {
+            cursor = .start
         }
+        let reader = Reader(call: call, application: application, cursor: cursor, pageSize: pageSize, deadline: .now + .seconds(waitSeconds))
+        return try await reader.answer()
     }
 
-    /// One waiting reader; `look` runs once per wake.
+    /// One waiting reader.
     private struct Reader: Sendable {
         let call: Call
         let application: Application
@@ -48,34 +50,37 @@ enum ChangeHandlers {
 
         var key: String { "\(wakeKeyPrefix)\(application.id)" }
 
-        /// Answers with the events after the cursor, or parks when there are none yet and the
-        /// deadline is ahead. The ticket is taken before reading, so a change committing
-        /// between the read and the parking wakes the request at once.
-        func look(firstTime: Bool) -> Step {
-            let ticket = call.waitingRoom.ticket(key)
-            return read { page in
+        /// The events after the cursor, waiting for them (holding no thread) while there are
+        /// none yet and the deadline is ahead. The ticket is taken before each read, so a change
+        /// committing between the read and the wait ends the wait at once.
+        func answer() async throws(RegistryError) -> HTTPResponse {
+            var firstTime = true
+            while true {
+                let ticket = call.waitingRoom.ticket(key)
+                let page = try await read()
                 let now = ContinuousClock.now
-                guard page.events.isEmpty, now < deadline else { return .respond(response(page)) }
+                guard page.events.isEmpty, now < deadline else { return response(page) }
                 let wakeAt = page.pending ? min(deadline, now + pendingRetry) : deadline
-                return .wait(ticket: ticket, deadline: wakeAt) { reason in
-                    switch reason {
-                    case .notified, .deadline:
-                        return look(firstTime: false)
-                    case .full where firstTime:
-                        return .respond(waitingRefusal)
-                    case .full, .answerNow:
-                        return read { page in .respond(response(page)) }
-                    }
+                switch await call.wait(ticket, until: wakeAt) {
+                case .notified, .deadline:
+                    firstTime = false
+                case .full where firstTime:
+                    return waitingRefusal
+                case .full:
+                    var answer = response(try await read())
+                    answer.closesConnection = true
+                    return answer
+                case .answerNow:
+                    return response(try await read())
                 }
             }
         }
 
-        /// Reads the page after the cursor, without a thread waiting, and goes on from it.
-        private func read(then next: @escaping @Sendable (ChangePage) throws(RegistryError) -> Step) -> Step {
-            Step.reading(
-                call.store, { [application, cursor, pageSize] store, done in
-                    store.changes(application: application, after: cursor, limit: pageSize, then: done)
-                }, then: next)
+        /// The page after the cursor, read on the loop.
+        private func read() async throws(RegistryError) -> ChangePage {
+            try await call.read { [application, cursor, pageSize] store, done in
+                store.changes(application: application, after: cursor, limit: pageSize, then: done)
+            }
         }
 
         func response(_ page: ChangePage) -> HTTPResponse {

@@ -7,54 +7,48 @@ import Registry
 enum DiffHandlers {
     static let against = FieldName("against")
 
-    /// Reads both versions without a thread waiting, one after the other (the newer first, so
-    /// its 404 comes first), and compares them on the event loop unless a text is large.
-    static func diff(_ call: Call) throws(RegistryError) -> Step {
+    /// Reads both versions on the loop, one after the other (the newer first, so its 404
+    /// comes first), and compares them there unless a text is large.
+    static func diff(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
-        return try call.withApplication(code: code) { application throws(RegistryError) in
-            let requested = try call.query.string(against).flatMap { text throws(RegistryError) -> Int32? in
-                text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
-            }
-            return Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
-                let newer = try SchemaHandlers.found(read, attributesType, version)
-                return earlier(call, application, attributesType, before: version, requested: requested) { earlier throws(RegistryError) in
-                    try compared(call, newer, with: earlier, application: application)
-                }
-            }
+        let application = try await call.application(code: code)
+        let requested = try call.query.string(against).flatMap { text throws(RegistryError) -> Int32? in
+            text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
         }
+        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+        let newer = try SchemaHandlers.found(read, attributesType, version)
+        let earlier = try await earlier(call, application, attributesType, before: version, requested: requested)
+        return try await compared(call, newer, with: earlier, application: application)
     }
 
-    /// Goes on with the version to compare with: `requested`, else the previous live version
-    /// (404 when there is none).
+    /// The version to compare with: `requested`, else the previous live version (404 when
+    /// there is none).
     private static func earlier(
-        _ call: Call, _ application: Application, _ attributesType: String, before version: Int32, requested: Int32?,
-        then next: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> Step
-    ) -> Step {
+        _ call: Call, _ application: Application, _ attributesType: String, before version: Int32, requested: Int32?
+    ) async throws(RegistryError) -> SchemaVersion {
         if let requested {
-            return Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: requested, then: $1) }) { read throws(RegistryError) in
-                try next(SchemaHandlers.found(read, attributesType, requested))
-            }
+            let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: requested, then: $1) }
+            return try SchemaHandlers.found(read, attributesType, requested)
         }
         // The list order is version descending within a type: the first live version after
         // this one is the previous live version.
-        return Step.reading(call.store, {
+        let rows = try await call.read {
             $0.list(
                 application: application, attributesType: attributesType,
                 after: ListCursor(attributesType: attributesType, version: version), limit: 1, then: $1)
-        }) { rows throws(RegistryError) in
-            guard let previous = rows.first else {
-                throw .notFound(
-                    "attributesType \(JSONWriter.string(.string(attributesType))) has no live version before \(version) to compare with; pass against")
-            }
-            return try next(previous)
         }
+        guard let previous = rows.first else {
+            throw .notFound(
+                "attributesType \(JSONWriter.string(.string(attributesType))) has no live version before \(version) to compare with; pass against")
+        }
+        return previous
     }
 
     /// The diff, from memory when these two texts were compared before; else on the event
     /// loop, or on a handler thread when a text is large (`Reviews.isHeavy`: parsing and
     /// comparing take milliseconds), and then remembered.
     private static func compared(_ call: Call, _ newer: SchemaVersion, with earlier: SchemaVersion, application: Application)
-        throws(RegistryError) -> Step
+        async throws(RegistryError) -> HTTPResponse
     {
         let key = DiffCache.key(from: earlier, to: newer)
         let address: JSONObject = [
@@ -64,7 +58,7 @@ enum DiffHandlers {
             "against": .number(String(earlier.version)),
         ]
         if let fields = call.caches.diffs.fields(for: key) {
-            return .respond(JSONResponse.make(.object(JSONObject(address.members + fields.members))))
+            return JSONResponse.make(.object(JSONObject(address.members + fields.members)))
         }
         let caches = call.caches
         let respond = { @Sendable () throws(RegistryError) -> HTTPResponse in
@@ -78,7 +72,7 @@ enum DiffHandlers {
             caches.diffs.insert(fields, for: key)
             return JSONResponse.make(.object(JSONObject(address.members + fields.members)))
         }
-        guard Reviews.isHeavy(newer.jsonSchema) || Reviews.isHeavy(earlier.jsonSchema) else { return .respond(try respond()) }
-        return .work { () throws(RegistryError) in .respond(try respond()) }
+        guard Reviews.isHeavy(newer.jsonSchema) || Reviews.isHeavy(earlier.jsonSchema) else { return try respond() }
+        return try await call.work(respond)
     }
 }

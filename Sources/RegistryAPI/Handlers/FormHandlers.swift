@@ -3,19 +3,18 @@ import Registry
 
 /// The form of a published version and the dry run of a publish.
 enum FormHandlers {
-    /// From memory when the application and the form are cached (an event loop answers).
-    static func form(_ call: Call) throws(RegistryError) -> Step {
+    /// From memory when the application and the form are cached.
+    static func form(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
-        return try call.withApplication(code: code) { application throws(RegistryError) in
-            formResponse(call, application, attributesType, version)
-        }
+        let application = try await call.application(code: code)
+        return try await formResponse(call, application, attributesType, version)
     }
 
     /// One version's form, from the response cache when warm.
     static func formResponse(
         _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
-    ) -> Step {
-        CachedResponse.respond(
+    ) async throws(RegistryError) -> HTTPResponse {
+        try await CachedResponse.respond(
             call, .form, of: application, attributesType, version, resolvedFromLatest: resolvedFromLatest,
             isHeavy: { schema in Reviews.isHeavy(schema.jsonSchema) },
             render: { schema throws(RegistryError) in
@@ -26,20 +25,19 @@ enum FormHandlers {
     /// Every Create check except the version conflict, under the same policy; nothing is
     /// written. A refusal the policy would give is the same 409.
     ///
-    /// Decided on the event loop like a publish (the application read there); the review runs
-    /// on a handler thread, a large schema's after a heavy-work permit.
-    static func validate(_ call: Call) throws(RegistryError) -> Step {
+    /// Like a publish, the application is read on the loop and the review runs on a handler
+    /// thread, a large schema's holding a heavy-work permit.
+    static func validate(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
-        return try call.withApplication(code: request.applicationCode) { application throws(RegistryError) in
-            try call.reviews.gate.admit(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
-                let review = try PublishReview(request, application: application, call: call)
-                var annotations = JSONObject()
-                review.annotate(&annotations)
-                let body = FormJSON.body(
-                    review.document, application: application.code, attributesType: request.attributesType, version: nil,
-                    annotations: annotations)
-                return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body))
-            }
+        let application = try await call.application(code: request.applicationCode)
+        return try await call.work(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+            let review = try PublishReview(request, application: application, call: call)
+            var annotations = JSONObject()
+            review.annotate(&annotations)
+            let body = FormJSON.body(
+                review.document, application: application.code, attributesType: request.attributesType, version: nil,
+                annotations: annotations)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
         }
     }
 }

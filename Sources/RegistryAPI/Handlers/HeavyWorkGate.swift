@@ -24,12 +24,11 @@ final class HeavyWorkGate: Sendable {
         var nextID: UInt64 = 0
     }
 
-    /// A request waiting for a permit: `admit` goes on with the work once it has one, or fails
-    /// it with `refusal`, exactly once.
+    /// A request waiting for a permit, resumed exactly once: admitted with a permit handed
+    /// over, or refused when its wait ran out.
     private struct Waiter {
         let id: UInt64
-        let admit: Step.Continuation
-        let work: Step.Work
+        let resume: CheckedContinuation<Bool, Never>
     }
 
     /// Requests queued for a permit now.
@@ -42,60 +41,63 @@ final class HeavyWorkGate: Sendable {
         self.maxWaitSeconds = maxWaitSeconds
     }
 
-    /// `work` for a handler thread, holding a permit while it runs when `heavy` (small schemas
-    /// cost little to review or render, and must not queue behind large ones); queued without a
-    /// thread while every permit is taken; `refusal` when the queue is full.
-    func admit(heavy: Bool = true, _ work: @escaping Step.Work) throws(RegistryError) -> Step {
-        guard heavy else { return .work(work) }
-        let admitted: Bool = try state.withLock { state throws(RegistryError) in
-            if state.running < permits {
-                state.running += 1
-                return true
-            }
-            guard state.queue.count < maxWaiting else { throw refusal }
-            return false
-        }
-        if admitted { return .work(holding(work)) }
-        return .later { continuation in self.queue(work, continuation) }
+    /// `body`, holding a permit while it runs: one at once when free, else after a wait in the
+    /// queue that holds no thread; `refusal` when the queue is full or the wait runs out.
+    func holding<T>(_ body: () async throws(RegistryError) -> T) async throws(RegistryError) -> T {
+        try await acquire()
+        defer { release() }
+        return try await body()
     }
 
-    private func queue(_ work: @escaping Step.Work, _ continuation: @escaping Step.Continuation) {
-        let id: UInt64? = state.withLock { state in
-            // A permit may have come back since `enter` looked.
-            if state.running < permits {
-                state.running += 1
-                return nil
-            }
-            state.nextID += 1
-            state.queue.append(Waiter(id: state.nextID, admit: continuation, work: work))
-            return state.nextID
+    private func acquire() async throws(RegistryError) {
+        let free = state.withLock { state in
+            guard state.running < permits else { return false }
+            state.running += 1
+            return true
         }
-        guard let id else { return continuation(.success(.work(holding(work)))) }
+        if free { return }
+        let admitted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let queued: UInt64? = state.withLock { state in
+                // A permit may have come back since the first look.
+                if state.running < permits {
+                    state.running += 1
+                    return nil
+                }
+                guard state.queue.count < maxWaiting else { return 0 }
+                state.nextID += 1
+                state.queue.append(Waiter(id: state.nextID, resume: continuation))
+                return state.nextID
+            }
+            switch queued {
+            case nil: continuation.resume(returning: true)
+            case 0: continuation.resume(returning: false)
+            case let id?: expire(id)
+            }
+        }
+        if !admitted { throw refusal }
+    }
+
+    /// Refuses waiter `id` once its wait has run out, unless it was admitted meanwhile.
+    private func expire(_ id: UInt64) {
         DispatchQueue.global().asyncAfter(deadline: .now() + maxWaitSeconds) {
             let expired = self.state.withLock { state -> Waiter? in
                 guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.queue.remove(at: index)
             }
-            expired?.admit(.failure(self.refusal))
+            expired?.resume.resume(returning: false)
         }
     }
 
-    /// `work`, returning its permit when it ends: to the oldest waiting request if there is
-    /// one, which then goes on to a handler thread with it.
-    private func holding(_ work: @escaping Step.Work) -> Step.Work {
-        { () throws(RegistryError) in
-            defer {
-                let next = self.state.withLock { state -> Waiter? in
-                    guard !state.queue.isEmpty else {
-                        state.running -= 1
-                        return nil
-                    }
-                    return state.queue.removeFirst()
-                }
-                if let next { next.admit(.success(.work(self.holding(next.work)))) }
+    /// Hands the permit straight to the oldest waiting request, if there is one.
+    private func release() {
+        let next = state.withLock { state -> Waiter? in
+            guard !state.queue.isEmpty else {
+                state.running -= 1
+                return nil
             }
-            return try work()
+            return state.queue.removeFirst()
         }
+        next?.resume.resume(returning: true)
     }
 
     static let busy = RegistryError.unavailable(

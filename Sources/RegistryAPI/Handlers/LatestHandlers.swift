@@ -5,51 +5,33 @@ import Registry
 /// exactly as that version's own URL would answer (its body names the version), with a tag
 /// that also names the version. Warm, both lookups are in memory, so an event loop answers.
 enum LatestHandlers {
-    static func get(_ call: Call) throws(RegistryError) -> Step {
-        try newest(call) { application, attributesType, version in
-            SchemaHandlers.schemaResponse(call, application, attributesType, version, resolvedFromLatest: true)
-        }
+    static func get(_ call: Call) async throws(RegistryError) -> HTTPResponse {
+        let (application, attributesType, version) = try await newest(call)
+        return try await SchemaHandlers.schemaResponse(call, application, attributesType, version, resolvedFromLatest: true)
     }
 
-    static func form(_ call: Call) throws(RegistryError) -> Step {
-        try newest(call) { application, attributesType, version in
-            FormHandlers.formResponse(call, application, attributesType, version, resolvedFromLatest: true)
-        }
+    static func form(_ call: Call) async throws(RegistryError) -> HTTPResponse {
+        let (application, attributesType, version) = try await newest(call)
+        return try await FormHandlers.formResponse(call, application, attributesType, version, resolvedFromLatest: true)
     }
 
-    /// Goes on with the type's newest live version (`newestVersion`), the application and the
-    /// type being those the URL names.
-    private static func newest(
-        _ call: Call, then next: @escaping @Sendable (Application, String, Int32) throws(RegistryError) -> Step
-    ) throws(RegistryError) -> Step {
+    /// The application and type the URL names, and the type's newest live version.
+    private static func newest(_ call: Call) async throws(RegistryError) -> (Application, String, Int32) {
         let attributesType = try call.pathAttributesType()
         let code = try call.query.requiredString(.application)
-        return try call.withApplication(code: code) { application throws(RegistryError) in
-            try newestVersion(call, application, attributesType) { version throws(RegistryError) in
-                try next(application, attributesType, version)
-            }
-        }
+        let application = try await call.application(code: code)
+        return (application, attributesType, try await newestVersion(call, application, attributesType))
     }
 
-    /// Goes on with the newest live version's number: from memory when known, else read
-    /// (without a thread waiting) and remembered unless a publish or delete of the type was
-    /// seen meanwhile. 404 when the type has none.
-    static func newestVersion(
-        _ call: Call, _ application: Application, _ attributesType: String,
-        then next: @escaping @Sendable (Int32) throws(RegistryError) -> Step
-    ) throws(RegistryError) -> Step {
+    /// The newest live version's number: from memory when known, else read on the loop and
+    /// remembered unless a publish or delete of the type was seen meanwhile. 404 when the type
+    /// has none.
+    static func newestVersion(_ call: Call, _ application: Application, _ attributesType: String) async throws(RegistryError) -> Int32 {
         let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
-        return try Step.after(
-            call.caches.latest.version(key),
-            load: { done in
-                let generation = call.caches.latest.generation(key)
-                call.store.start({ $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }) { read in
-                    done(read.flatMap { rows in Result { () throws(RegistryError) in
-                        try remembered(call, rows, attributesType, key, readAt: generation)
-                    } })
-                }
-            },
-            then: next)
+        if let known = call.caches.latest.version(key) { return known }
+        let generation = call.caches.latest.generation(key)
+        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }
+        return try remembered(call, rows, attributesType, key, readAt: generation)
     }
 
     /// The newest of `rows` (newest first), remembered for the type; 404 when there is none.

@@ -6,48 +6,46 @@ import Registry
 /// `/api/live_activity_types/{attributesType}/compatibility_policy?application=…`. Reading
 /// answers the policy in force and where it was set; removing falls back to the next one up.
 enum PolicyHandlers {
-    /// Reads, sets and removes without a thread waiting: each is one statement (a change with
-    /// its audit event) started on the event loop.
-    static func get(_ call: Call) throws(RegistryError) -> Step {
+    /// Reads, sets and removes on the loop: each is one statement (a change with its audit
+    /// event).
+    static func get(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType) = try addressPath(call)
-        return try call.withApplication(code: code) { application in
-            answeringInForce(call, application, attributesType)
-        }
+        let application = try await call.application(code: code)
+        return try await answeringInForce(call, application, attributesType)
     }
 
-    static func set(_ call: Call) throws(RegistryError) -> Step {
+    static func set(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let body = try call.body()
         let (code, attributesType) = try addressPath(call)
-        return try call.withApplication(code: code) { application throws(RegistryError) in
-            // Checked once the caller may touch the application, so a refusal comes first.
-            let policy = try PolicyRequest.policy(body)
-            return Step.reading(call.store, { $0.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor, then: $1) }) {
-                effective in
-                .respond(respond(effective, application: application, attributesType: attributesType))
-            }
+        let application = try await call.application(code: code)
+        // Checked once the caller may touch the application, so a refusal comes first.
+        let policy = try PolicyRequest.policy(body)
+        let effective = try await call.read {
+            $0.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor, then: $1)
         }
+        return respond(effective, application: application, attributesType: attributesType)
     }
 
     /// Answers with the policy now in force, read after the removal committed.
-    static func remove(_ call: Call) throws(RegistryError) -> Step {
+    static func remove(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType) = try addressPath(call)
-        return try call.withApplication(code: code) { application in
-            Step.reading(call.store, { $0.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor, then: $1) }) {
-                removed throws(RegistryError) in
-                guard removed else {
-                    let owner = attributesType.map { "attributesType \(JSONWriter.string(.string($0)))" } ?? "the application"
-                    throw .notFound("\(owner) has no compatibility policy of its own")
-                }
-                return answeringInForce(call, application, attributesType)
-            }
+        let application = try await call.application(code: code)
+        let removed = try await call.read {
+            $0.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor, then: $1)
         }
+        guard removed else {
+            let owner = attributesType.map { "attributesType \(JSONWriter.string(.string($0)))" } ?? "the application"
+            throw .notFound("\(owner) has no compatibility policy of its own")
+        }
+        return try await answeringInForce(call, application, attributesType)
     }
 
     /// Reads the policy in force and answers with it.
-    private static func answeringInForce(_ call: Call, _ application: Application, _ attributesType: String?) -> Step {
-        Step.reading(call.store, { $0.compatibilityPolicy(application: application, attributesType: attributesType, then: $1) }) { effective in
-            .respond(respond(effective, application: application, attributesType: attributesType))
-        }
+    private static func answeringInForce(_ call: Call, _ application: Application, _ attributesType: String?)
+        async throws(RegistryError) -> HTTPResponse
+    {
+        let effective = try await call.read { $0.compatibilityPolicy(application: application, attributesType: attributesType, then: $1) }
+        return respond(effective, application: application, attributesType: attributesType)
     }
 
     /// The malformed-request checks of `address`: the application's code and (on the type

@@ -10,22 +10,22 @@ enum PushHandlers {
     static let schemaVersion = FieldName("schemaVersion", "schema_version", shown: .snake)
     static let attributesType = FieldName("attributesType", "attributes_type", shown: .snake)
 
-    static func check(_ call: Call) throws(RegistryError) -> Step {
+    static func check(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let attributesType = try call.pathAttributesType()
-        return try check(call, attributesType, version: call.pathVersion())
+        return try await check(call, attributesType, version: call.pathVersion())
     }
 
     /// `…/latest:check`: against the newest live version, which the answer names.
-    static func checkLatest(_ call: Call) throws(RegistryError) -> Step {
-        try check(call, call.pathAttributesType(), version: nil)
+    static func checkLatest(_ call: Call) async throws(RegistryError) -> HTTPResponse {
+        try await check(call, call.pathAttributesType(), version: nil)
     }
 
     /// The body is checked first; then the application, the newest version (when asked for)
-    /// and the version are read without a thread waiting, and the values are checked on the
-    /// event loop, or on a handler thread when the schema is large.
+    /// and the version are read on the loop, and the values are checked there, or on a
+    /// handler thread when the schema or the body is large.
     /// - Parameter version: nil for the newest live version.
-    private static func check(_ call: Call, _ attributesType: String, version requested: Int32?) throws(RegistryError)
-        -> Step
+    private static func check(_ call: Call, _ attributesType: String, version requested: Int32?)
+        async throws(RegistryError) -> HTTPResponse
     {
         let body = try call.body()
         let code = try body.requiredString(.application)
@@ -35,28 +35,24 @@ enum PushHandlers {
         }
         let state = try object(body, contentState, required: true) ?? [:]
         let attributes = try object(body, FieldName("attributes"), required: false)
-        return try call.withApplication(code: code) { application throws(RegistryError) in
-            let checked = { @Sendable (version: Int32) -> Step in
-                Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
-                    let schema = try SchemaHandlers.found(read, attributesType, version)
-                    return try call.reviews.gate.answer(heavy: Reviews.isHeavy(schema.jsonSchema, body: call.request.body)) { () throws(RegistryError) in
-                        let result = PushValueChecker.check(
-                            try call.caches.documents.document(of: schema), event: event, contentState: state, attributes: attributes)
-                        guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
-                        answer["version"] = .number(String(version))
-                        return JSONResponse.make(.object(answer))
-                    }
-                }
-            }
-            guard let requested else { return try LatestHandlers.newestVersion(call, application, attributesType, then: checked) }
-            return checked(requested)
+        let application = try await call.application(code: code)
+        let version: Int32
+        if let requested { version = requested } else { version = try await LatestHandlers.newestVersion(call, application, attributesType) }
+        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+        let schema = try SchemaHandlers.found(read, attributesType, version)
+        return try await call.compute(heavy: Reviews.isHeavy(schema.jsonSchema, body: call.request.body)) { () throws(RegistryError) in
+            let result = PushValueChecker.check(
+                try call.caches.documents.document(of: schema), event: event, contentState: state, attributes: attributes)
+            guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
+            answer["version"] = .number(String(version))
+            return JSONResponse.make(.object(answer))
         }
     }
 
     /// The body is checked first; then the application and the schema (when the push names a
-    /// type) are read without a thread waiting, and the preview is made on the event loop, or
-    /// on a handler thread when the schema is large.
-    static func preview(_ call: Call) throws(RegistryError) -> Step {
+    /// type) are read on the loop, and the preview is made there, or on a handler thread when
+    /// the schema or the body is large.
+    static func preview(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let body = try call.body()
         let code = try body.requiredString(.application)
         let bundle = try body.requiredString(bundleID)
@@ -71,38 +67,34 @@ enum PushHandlers {
         } else {
             attributesType = try body.string(Self.attributesType)
         }
-        let previewed = { @Sendable (schema: SchemaVersion?) throws(RegistryError) -> Step in
-            try call.reviews.gate.answer(heavy: schema.map { Reviews.isHeavy($0.jsonSchema, body: call.request.body) } ?? false) { () throws(RegistryError) in
-                let result = LiveActivityPreview.preview(
-                    body.object, call: liveCall, bundleID: bundle, schema: try schema.map { version throws(RegistryError) in try call.caches.documents.document(of: version) }, now: call.clock())
-                return JSONResponse.make(result.json)
-            }
+        let application = try await call.application(code: code)
+        var schema: SchemaVersion?
+        if let attributesType, !attributesType.isEmpty {
+            schema = try await newestOrRequested(call, application: application, attributesType: attributesType, version: requestedVersion)
         }
-        return try call.withApplication(code: code) { [attributesType] application throws(RegistryError) in
-            guard let attributesType, !attributesType.isEmpty else { return try previewed(nil) }
-            return newestOrRequested(call, application: application, attributesType: attributesType, version: requestedVersion) {
-                schema throws(RegistryError) in try previewed(schema)
-            }
+        return try await call.compute(heavy: schema.map { Reviews.isHeavy($0.jsonSchema, body: call.request.body) } ?? false) {
+            [schema] () throws(RegistryError) in
+            let result = LiveActivityPreview.preview(
+                body.object, call: liveCall, bundleID: bundle,
+                schema: try schema.map { version throws(RegistryError) in try call.caches.documents.document(of: version) }, now: call.clock())
+            return JSONResponse.make(result.json)
         }
     }
 
-    /// Goes on with the version asked for, or the newest live one of the type: previews follow
-    /// what a journey would use today.
-    private static func newestOrRequested(
-        _ call: Call, application: Application, attributesType: String, version: Int32?,
-        then next: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> Step
-    ) -> Step {
+    /// The version asked for, or the newest live one of the type: previews follow what a
+    /// journey would use today.
+    private static func newestOrRequested(_ call: Call, application: Application, attributesType: String, version: Int32?)
+        async throws(RegistryError) -> SchemaVersion
+    {
         if let version {
-            return Step.reading(call.store, { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read throws(RegistryError) in
-                try next(SchemaHandlers.found(read, attributesType, version))
-            }
+            let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+            return try SchemaHandlers.found(read, attributesType, version)
         }
-        return Step.reading(call.store, { $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }) { rows throws(RegistryError) in
-            guard let newest = rows.first else {
-                throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
-            }
-            return try next(newest)
+        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }
+        guard let newest = rows.first else {
+            throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
         }
+        return newest
     }
 
     private static func object(_ body: BodyFields, _ field: FieldName, required: Bool) throws(RegistryError) -> JSONObject? {

@@ -6,8 +6,9 @@ import Registry
 enum SchemaHandlers {
     static let maxPageSize = 1000
 
-    /// Reads a short page (or a long list's first batch) without a thread waiting.
-    static func list(_ call: Call) throws(RegistryError) -> Step {
+    /// A short page (or a long list's first batch) is read on the loop; a long page on a
+    /// handler thread, holding one of `longPages`' permits.
+    static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let code = try call.query.requiredString(.application)
         let attributesType = try call.query.string(.attributesType)
         if let attributesType { try AttributesTypeName.validate(attributesType) }
@@ -15,21 +16,17 @@ enum SchemaHandlers {
         let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try PageToken.decode(token)
         }
-        return try call.withApplication(code: code) { application throws(RegistryError) in
-            guard let pageSize else {
-                return SchemaListStream.respond(call, application: application, attributesType: attributesType, after: cursor)
-            }
-            guard pageSize < loopListRows else {
-                return try call.longPages.admit { () throws(RegistryError) in
-                    let rows = try call.store.run({ try $0.list(
-                        application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) })
-                    return .respond(page(rows, pageSize))
-                }
-            }
-            return Step.reading(call.store, { $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: $1) }) { rows in
-                rendering(rows) { page(rows, pageSize) }
+        let application = try await call.application(code: code)
+        guard let pageSize else {
+            return try await SchemaListStream.respond(call, application: application, attributesType: attributesType, after: cursor)
+        }
+        guard pageSize < loopListRows else {
+            return try await call.work(heavy: true, in: call.longPages) { () throws(RegistryError) in
+                page(try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) }), pageSize)
             }
         }
+        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: $1) }
+        return try await rendering(call, rows) { page(rows, pageSize) }
     }
 
     /// Pages of up to this many rows, and a long list's first batch, are read on the event
@@ -65,26 +62,27 @@ enum SchemaHandlers {
     static let listBytesOnTheLoop = 256 << 10
 
     /// `render` on the event loop when the rows are small enough, else on a handler thread.
-    static func rendering(_ rows: [SchemaVersion], _ render: @escaping @Sendable () -> HTTPResponse) -> Step {
+    static func rendering(_ call: Call, _ rows: [SchemaVersion], _ render: @escaping @Sendable () -> HTTPResponse)
+        async throws(RegistryError) -> HTTPResponse
+    {
         let bytes = rows.reduce(0) { $0 + $1.jsonSchema.utf8.count }
-        guard bytes > listBytesOnTheLoop else { return .respond(render()) }
-        return .work { .respond(render()) }
+        guard bytes > listBytesOnTheLoop else { return render() }
+        return try await call.work { render() }
     }
 
-    /// From memory when the application and the body are cached (an event loop answers).
-    static func get(_ call: Call) throws(RegistryError) -> Step {
+    /// From memory when the application and the body are cached.
+    static func get(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType, version) = try versionPath(call)
-        return try call.withApplication(code: code) { application throws(RegistryError) in
-            schemaResponse(call, application, attributesType, version)
-        }
+        let application = try await call.application(code: code)
+        return try await schemaResponse(call, application, attributesType, version)
     }
 
     /// One version's body, from the response cache when warm.
     static func schemaResponse(
         _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
-    ) -> Step {
-        CachedResponse.respond(call, .schema, of: application, attributesType, version, resolvedFromLatest: resolvedFromLatest) { schema in
-            SchemaJSON.getBody(schema)
+    ) async throws(RegistryError) -> HTTPResponse {
+        try await CachedResponse.respond(call, .schema, of: application, attributesType, version, resolvedFromLatest: resolvedFromLatest) {
+            schema in SchemaJSON.getBody(schema)
         }
     }
 
@@ -93,30 +91,26 @@ enum SchemaHandlers {
     /// publish, its review (which `requireCompatible` or a rejecting policy may turn into a
     /// veto), its audit event and an idempotency key's record are one transaction.
     ///
-    /// Decided on the event loop: the body, the key, the application and a key's recorded
-    /// response are read there without a thread waiting. The publish goes to a handler thread,
-    /// a large schema's after a heavy-work permit, queued without a thread when none is free.
-    static func create(_ call: Call) throws(RegistryError) -> Step {
+    /// The body, the key, the application and a key's recorded response are read on the
+    /// loop. The publish runs on a handler thread, a large schema's holding a heavy-work
+    /// permit, waited for holding no thread when none is free.
+    static func create(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
             try IdempotencyKey.validate(header)
         }
-        return try call.withApplication(code: request.applicationCode) { application throws(RegistryError) in
-            let publishing = { @Sendable (claim: IdempotencyClaim?) throws(RegistryError) -> Step in
-                try call.reviews.gate.admit(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
-                    .respond(try publish(call, request, application: application, claim: claim))
-                }
-            }
-            guard let key, let accountID = call.accountID else { return try publishing(nil) }
-            let claim = IdempotencyClaim(
+        let application = try await call.application(code: request.applicationCode)
+        var claim: IdempotencyClaim?
+        if let key, let accountID = call.accountID {
+            let made = IdempotencyClaim(
                 accountID: accountID, applicationID: application.id, key: key, requestHash: SHA256.hash(call.request.body))
-            return Step.reading(
-                call.store, { $0.storedResponse(accountID: accountID, applicationID: application.id, idempotencyKey: key, then: $1) }
-            ) {
-                stored throws(RegistryError) in
-                if let stored { return .respond(replayResponse(try claim.replay(stored))) }
-                return try publishing(claim)
+            if let stored = try await call.read({ $0.storedResponse(accountID: accountID, applicationID: application.id, idempotencyKey: key, then: $1) }) {
+                return replayResponse(try made.replay(stored))
             }
+            claim = made
+        }
+        return try await call.work(heavy: Reviews.isHeavy(request.jsonSchema)) { [claim] () throws(RegistryError) in
+            try publish(call, request, application: application, claim: claim)
         }
     }
 
@@ -156,20 +150,16 @@ enum SchemaHandlers {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
-    /// Deletes with its audit event in one statement, started on the event loop; no thread
-    /// waits for it.
-    static func delete(_ call: Call) throws(RegistryError) -> Step {
+    /// Deletes with its audit event in one statement, read on the loop.
+    static func delete(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType, version) = try versionPath(call)
-        return try call.withApplication(code: code) { application in
-            Step.reading(call.store, { $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor, then: $1) }) {
-                deleted throws(RegistryError) in
-                guard deleted else { throw notFound(attributesType, version) }
-                call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
-                call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
-                call.metrics.recordDeleted()
-                return .respond(JSONResponse.make([:]))
-            }
-        }
+        let application = try await call.application(code: code)
+        let deleted = try await call.read { $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor, then: $1) }
+        guard deleted else { throw notFound(attributesType, version) }
+        call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
+        call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
+        call.metrics.recordDeleted()
+        return JSONResponse.make([:])
     }
 
     /// Path parameters and `?application=`, checked in order (the application's code, the

@@ -33,12 +33,13 @@ final class SchemaListStream: HTTPBodyStream {
         self.position = Mutex(position)
     }
 
-    /// The list response: the first batch is read without a thread waiting; a short list is
-    /// then answered in one piece, a longer one with the rest streamed from handler threads.
-    static func respond(_ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?) -> Step {
-        Step.reading(call.store, { $0.list(application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1, then: $1) }) { rows in
-            SchemaHandlers.rendering(rows) { response(call, application: application, attributesType: attributesType, firstRows: rows) }
-        }
+    /// The list response: the first batch is read on the loop; a short list is then answered
+    /// in one piece, a longer one with the rest streamed from handler threads.
+    static func respond(_ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?)
+        async throws(RegistryError) -> HTTPResponse
+    {
+        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1, then: $1) }
+        return try await SchemaHandlers.rendering(call, rows) { response(call, application: application, attributesType: attributesType, firstRows: rows) }
     }
 
     private static func response(_ call: Call, application: Application, attributesType: String?, firstRows: [SchemaVersion])

@@ -6,9 +6,9 @@ import Registry
 enum TypeHandlers {
     static let prefix = FieldName("prefix")
 
-    /// Reads a page without a thread waiting. The whole index (no `pageSize`) has no bound on
-    /// its rows, so it is read on a handler thread, whose number bounds the memory it takes.
-    static func list(_ call: Call) throws(RegistryError) -> Step {
+    /// Reads a page on the loop. The whole index (no `pageSize`) has no bound on its rows, so
+    /// it is read on a handler thread, whose number bounds the memory it takes.
+    static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let code = try call.query.requiredString(.application)
         let prefix = try call.query.string(prefix).flatMap { text throws(RegistryError) -> String? in
             guard !text.isEmpty else { return nil }
@@ -21,17 +21,14 @@ enum TypeHandlers {
         let after = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try TypePageToken.decode(token)
         }
-        return try call.withApplication(code: code) { application in
-            let filter = TypeFilter(prefix: prefix, after: after)
-            guard let pageSize else {
-                return .work { () throws(RegistryError) in
-                    .respond(page(try call.store.run({ try $0.types(application: application, filter: filter, limit: nil) }), nil))
-                }
-            }
-            return Step.reading(call.store, { $0.types(application: application, filter: filter, limit: pageSize + 1, then: $1) }) { rows in
-                .respond(page(rows, pageSize))
+        let application = try await call.application(code: code)
+        let filter = TypeFilter(prefix: prefix, after: after)
+        guard let pageSize else {
+            return try await call.work { () throws(RegistryError) in
+                page(try call.store.run({ try $0.types(application: application, filter: filter, limit: nil) }), nil)
             }
         }
+        return page(try await call.read { $0.types(application: application, filter: filter, limit: pageSize + 1, then: $1) }, pageSize)
     }
 
     /// `rows` (one more than a page, when there is a next page) as a page with its token.

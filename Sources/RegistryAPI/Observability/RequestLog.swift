@@ -3,42 +3,19 @@ import Registry
 
 /// The request id, the metrics sample and the log line of every request, in one place that
 /// wraps routing like a middleware: it sees the request once as it arrives and its response
-/// once as it leaves, whether that came from the event loop (at once or after a read), a
-/// handler thread or a wait that ended. Every response gets `X-Request-Id` and `X-Content-Type-Options: nosniff` here.
+/// once as it leaves, whether it was answered at once, after a read, a handler thread's work
+/// or a wait. Every response gets `X-Request-Id` and `X-Content-Type-Options: nosniff` here.
 struct RequestLog: Sendable {
     let logger: Logger
     let metrics: Metrics
 
-    /// Runs `next` (route, authenticate, decide) with the request's notes, then finishes
-    /// whatever it decided; `next` names the matched route template for metrics.
-    func around(_ request: HTTPRequest, _ next: (CallNotes) -> (route: String, decision: Decision)) -> Decision {
+    /// Runs `next` (route, authenticate, operate) with the request's notes, then finishes its
+    /// response; `next` names the matched route template for metrics.
+    func around(_ request: HTTPRequest, _ next: (CallNotes) async -> (route: String, response: HTTPResponse)) async -> HTTPResponse {
         let started = WallClock.now()
         let notes = CallNotes(requestID: RequestID.accept(request.header("x-request-id")))
-        let (route, decision) = next(notes)
-        let finish: @Sendable (HTTPResponse) -> HTTPResponse = { response in
-            self.finish(response, request: request, route: route, notes: notes, started: started)
-        }
-        return Self.finishing(decision, with: finish)
-    }
-
-    /// Every way a decision can end passes through `finish` exactly once.
-    private static func finishing(_ decision: Decision, with finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse)
-        -> Decision
-    {
-        switch decision {
-        case .respond(let response):
-            return .respond(finish(response))
-        case .work(let work):
-            return .work { finishing(work(), with: finish) }
-        case .later(let start):
-            return .later { completion in start { next in completion(finishing(next, with: finish)) } }
-        case .wait(let waiting):
-            // A parked request is logged when it is finally answered.
-            return .wait(
-                WaitRequest(ticket: waiting.ticket, deadline: waiting.deadline) { reason in
-                    finishing(waiting.then(reason), with: finish)
-                })
-        }
+        let (route, response) = await next(notes)
+        return finish(response, request: request, route: route, notes: notes, started: started)
     }
 
     private func finish(_ answered: HTTPResponse, request: HTTPRequest, route: String, notes: CallNotes, started: Double)

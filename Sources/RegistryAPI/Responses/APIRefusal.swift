@@ -19,6 +19,10 @@ enum APIRefusal: Sendable, Equatable {
         }
     }
 
+    /// A stopping server refuses requests that would start new work: 503, to be retried on
+    /// another replica.
+    static let shuttingDown = RegistryError.unavailable("the server is shutting down; retry the request")
+
     /// The headers the answer carries besides the content type.
     var headers: [(String, String)] {
         switch self {

@@ -6,37 +6,31 @@ import Registry
 /// the client already holds it. `Cache-Control: private, no-cache` makes gateways revalidate,
 /// so nobody serves a version after it is deleted.
 enum CachedResponse {
-    /// From memory on a hit. On a miss the version is read without a thread waiting, then
-    /// rendered by `render` and cached: on the event loop, or on a handler thread (holding a
-    /// heavy-work permit) when `isHeavy` says the rendering takes much CPU.
+    /// From memory on a hit. On a miss the version is read on the loop, then rendered by
+    /// `render` and cached: on the loop, or on a handler thread (holding a heavy-work permit)
+    /// when `isHeavy` says the rendering takes much CPU.
     /// - Parameter resolvedFromLatest: the URL said `latest`, not this version: the tag then
     ///   names the version too (`EntityTag.naming`), so it changes when `latest` moves on even
     ///   to identical content.
     static func respond(
         _ call: Call, _ kind: ResponseCache.Kind, of application: Application, _ attributesType: String, _ version: Int32,
-        resolvedFromLatest: Bool = false, isHeavy: @escaping @Sendable (SchemaVersion) -> Bool = { _ in false },
+        resolvedFromLatest: Bool = false, isHeavy: @Sendable (SchemaVersion) -> Bool = { _ in false },
         render: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> [UInt8]
-    ) -> Step {
+    ) async throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: kind)
         let cache = call.caches.responses
         if let cached = cache.entry(key) {
-            return .respond(response(call, cached, key: key, resolvedFromLatest: resolvedFromLatest))
+            return response(call, cached, key: key, resolvedFromLatest: resolvedFromLatest)
         }
-        return .later { continuation in
-            cache.recordMiss(key)
-            let epoch = cache.epoch
-            call.store.start({ $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }) { read in
-                continuation(Result { () throws(RegistryError) in
-                    let schema = try SchemaHandlers.found(read.get(), attributesType, version)
-                    let finish = { @Sendable () throws(RegistryError) -> HTTPResponse in
-                        let entry = Self.entry(call, body: try render(schema), kind: kind, of: schema)
-                        cache.insert(entry, for: key, readAt: epoch)
-                        return response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest)
-                    }
-                    return try call.reviews.gate.answer(heavy: isHeavy(schema), finish)
-                })
-            }
+        let epoch = cache.epoch
+        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+        cache.recordMiss(key)
+        let schema = try SchemaHandlers.found(read, attributesType, version)
+        let entry = try await call.compute(heavy: isHeavy(schema)) { () throws(RegistryError) in
+            Self.entry(call, body: try render(schema), kind: kind, of: schema)
         }
+        cache.insert(entry, for: key, readAt: epoch)
+        return response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest)
     }
 
     private static func response(_ call: Call, _ entry: ResponseCache.Entry, key: ResponseCache.Key, resolvedFromLatest: Bool)

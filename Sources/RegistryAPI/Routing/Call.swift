@@ -10,8 +10,9 @@ struct Call: Sendable {
     let query: QueryFields
     /// The caller's token; nil only on routes that need no token.
     let token: TokenGrant?
-    /// What this route needs from the token, checked with the application.
-    let permission: Permission
+    /// What this route needs from the token, checked with the application; nil on routes that
+    /// need no token.
+    let permission: Permission?
     let store: Storage
     /// Unix seconds now; injected so previews are exact in tests.
     let clock: @Sendable () -> Double
@@ -60,22 +61,52 @@ struct Call: Sendable {
 
     /// The application `code` names, checked against the caller's token: 404 when unknown, 403
     /// when it belongs to another account, when the token is limited to other applications, or
-    /// when its scope is below what the route needs. From the lookup cache, else read without a
-    /// thread waiting, going on with `next` when it arrives.
-    func withApplication(code: String, _ next: @escaping @Sendable (Application) throws(RegistryError) -> Step)
-        throws(RegistryError) -> Step
-    {
-        let cached = try store.cachedApplication(code: code).map { application throws(RegistryError) in
-            try checked(application, code: code)
+    /// when its scope is below what the route needs. From the lookup cache, else read on the
+    /// loop.
+    func application(code: String) async throws(RegistryError) -> Application {
+        if let cached = store.cachedApplication(code: code) { return try checked(cached, code: code) }
+        return try checked(try await store.loadApplication(code: code, for: request), code: code)
+    }
+
+    /// A read of the store that the event loop drives (a `NonBlockingCalls` or `NonBlockingFeed`
+    /// call): the request waits for it holding no thread. A stopping server refuses new ones.
+    func read<T: Sendable>(
+        _ read: (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
+    ) async throws(RegistryError) -> T {
+        try await store.read(for: request, read)
+    }
+
+    /// `body` on a handler thread: work that blocks on the store or takes much CPU. Without a
+    /// server (tests, tools) it runs right here.
+    func work<T: Sendable>(_ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
+        guard let services = request.services else { return try body() }
+        guard let result = await services.work({ Result { () throws(RegistryError) in try body() } }) else {
+            throw APIRefusal.shuttingDown
         }
-        return try Step.after(
-            cached,
-            load: { [self] done in
-                store.loadApplication(code: code) { loaded in
-                    done(loaded.flatMap { application in Result { () throws(RegistryError) in try checked(application, code: code) } })
-                }
-            },
-            then: next)
+        return try result.get()
+    }
+
+    /// `body` on a handler thread, holding one of `gate`'s permits when `heavy`: a permit is
+    /// waited for holding no thread, or refused when the gate's queue is full.
+    func work<T: Sendable>(
+        heavy: Bool, in gate: HeavyWorkGate? = nil, _ body: @escaping @Sendable () throws(RegistryError) -> T
+    ) async throws(RegistryError) -> T {
+        guard heavy else { return try await work(body) }
+        return try await (gate ?? reviews.gate).holding { () async throws(RegistryError) in try await work(body) }
+    }
+
+    /// `body` right here when light (a small schema); on a handler thread holding a heavy-work
+    /// permit when heavy, so that a large document is never parsed or walked on a loop.
+    func compute<T: Sendable>(heavy: Bool, _ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
+        guard heavy else { return try body() }
+        return try await work(heavy: true, body)
+    }
+
+    /// Waits until the waiting room wakes `ticket`'s key or `deadline` passes, holding no
+    /// thread. Without a server it answers now.
+    func wait(_ ticket: WaitingRoom.Ticket, until deadline: ContinuousClock.Instant) async -> WakeReason {
+        guard let services = request.services else { return .answerNow }
+        return await services.wait(ticket, until: deadline)
     }
 
     private func checked(_ found: Application?, code: String) throws(RegistryError) -> Application {
@@ -89,7 +120,7 @@ struct Call: Sendable {
             guard token.reaches(application) else {
                 throw .permissionDenied("this token is limited to other applications than \(JSONWriter.string(.string(code)))")
             }
-            if let refusal = permission.refusal(for: token) { throw refusal }
+            if let refusal = permission?.refusal(for: token) { throw refusal }
         }
         notes.application = application.code
         return application

@@ -1,49 +1,66 @@
 import HTTPServer
 import Registry
 
-/// One endpoint: method, path template, whether it needs an API token, and its operation.
+/// One endpoint, declared once: method, path template, what the caller's token must allow
+/// (nil: no token), where its work runs, and its operation.
 struct Route: Sendable {
+    /// An answer computed from memory alone (constants, embedded files, metrics), or a handler
+    /// that blocks throughout; both are plain functions.
     typealias Handler = @Sendable (Call) throws(RegistryError) -> HTTPResponse
-    /// Runs on the event loop once the request is routed, authenticated and decoded; it never
-    /// blocks: it answers from memory or returns the work that needs the store.
-    typealias Operation = @Sendable (Call) throws(RegistryError) -> Step
+    /// Reads top to bottom: parse → authorise → read → decide → render, awaiting where it
+    /// waits (`Call.read`, `Call.work`, `Call.wait`).
+    typealias Operation = @Sendable (Call) async throws(RegistryError) -> HTTPResponse
+
+    /// Where a route's work runs, as the route declares it.
+    enum Placement: Sendable, Equatable {
+        /// Answered from memory on the event loop; never waits.
+        case memory
+        /// On the event loop, awaiting the reads the loop drives; blocking or heavy parts
+        /// await a handler thread (and a heavy-work permit) themselves.
+        case loop
+        /// All of it on a handler thread (it blocks throughout).
+        case thread
+    }
 
     let method: String
     let template: PathTemplate
-    let requiresToken: Bool
+    /// What the token must allow; nil for a route that needs no token.
+    let permission: Permission?
+    let placement: Placement
     let operation: Operation
-    /// What the token must allow, from `RegistryAPI.permissions`; set when the API is built.
-    private(set) var permission = RegistryAPI.unlistedRoutePermission
 
-    /// `METHOD /template`, the route's key in the route and permission tables.
+    var requiresToken: Bool { permission != nil }
+
+    /// `METHOD /template`, the route's key in the route table.
     var key: String { "\(method) \(template.text)" }
 
-    func with(permission: Permission?) -> Route {
-        var copy = self
-        copy.permission = permission ?? RegistryAPI.unlistedRoutePermission
-        return copy
+    /// A route whose operation awaits what it needs on the event loop.
+    init(_ method: String, _ template: String, needs permission: Permission?, _ operation: @escaping Operation) {
+        self.init(method, template, permission, .loop, operation)
     }
 
-    /// A route whose handler needs the store: it runs on a handler thread.
-    init(_ method: String, _ template: String, requiresToken: Bool = true, handler: @escaping Handler) {
-        self.init(method, template, requiresToken: requiresToken, memoryFirst: { call throws(RegistryError) in
-            .work { () throws(RegistryError) in .respond(try handler(call)) }
-        })
+    /// A route answered from memory alone, on the event loop.
+    static func memory(_ method: String, _ template: String, needs permission: Permission?, _ handler: @escaping Handler) -> Route {
+        Route(method, template, permission, .memory) { call throws(RegistryError) in try handler(call) }
     }
 
-    /// A route answered from memory alone (constants, embedded files, metrics): on the event loop.
-    init(_ method: String, _ template: String, requiresToken: Bool = true, memory handler: @escaping Handler) {
-        self.init(method, template, requiresToken: requiresToken, memoryFirst: { call throws(RegistryError) in
-            .respond(try handler(call))
-        })
+    /// A route whose handler blocks throughout: on a handler thread.
+    static func thread(_ method: String, _ template: String, needs permission: Permission?, _ handler: @escaping Handler) -> Route {
+        Route(method, template, permission, .thread) { call throws(RegistryError) in try await call.work { () throws(RegistryError) in try handler(call) } }
     }
 
-    /// A route that answers from memory when what it needs is there, and says itself which
-    /// part needs the store (`Step.after`).
-    init(_ method: String, _ template: String, requiresToken: Bool = true, memoryFirst operation: @escaping Operation) {
+    private init(_ method: String, _ template: String, _ permission: Permission?, _ placement: Placement, _ operation: @escaping Operation) {
         self.method = method
         self.template = PathTemplate(template)
-        self.requiresToken = requiresToken
+        self.permission = permission
+        self.placement = placement
         self.operation = operation
     }
+}
+
+extension Permission {
+    /// What a route declares it needs, with the words its 403 uses (`.read("listing versions")`).
+    static func read(_ action: String) -> Permission { Permission(.read, action) }
+    static func publish(_ action: String) -> Permission { Permission(.publish, action) }
+    static func admin(_ action: String) -> Permission { Permission(.admin, action) }
 }

@@ -1,3 +1,4 @@
+import HTTPServer
 import Registry
 
 /// The store as handlers see it: every call throws only `RegistryError`. A store is expected
@@ -5,9 +6,9 @@ import Registry
 /// without leaking its text.
 ///
 /// Calls that read no cache go straight to the store, through `run` (blocking, for handler
-/// threads only) or `start` (a `NonBlockingCalls` or `NonBlockingFeed` read, which completes
-/// on the event loop without a thread waiting), so the store's protocol is written once
-/// (`SchemaStore`); only the calls that read or move a cache are wrapped here. Event loops read the lookup caches
+/// threads only) or `read` (a `NonBlockingCalls` or `NonBlockingFeed` read, awaited while the
+/// event loop drives it), so the store's protocol is written once (`SchemaStore`); only the
+/// calls that read or move a cache are wrapped here. Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and fill them through `loadToken` and
 /// `loadApplication`.
 struct Storage: Sendable {
@@ -33,6 +34,18 @@ struct Storage: Sendable {
         } catch {
             throw counted(error)
         }
+    }
+
+    /// A non-blocking read of the store for `request`, awaited; its failure is counted in the
+    /// metrics like `run`'s. A stopping server refuses new ones: its loops no longer drive them.
+    func read<T: Sendable>(
+        for request: HTTPRequest, _ read: (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
+    ) async throws(RegistryError) -> T {
+        if let services = request.services, !services.acceptsLoopWork { throw APIRefusal.shuttingDown }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, RegistryError>, Never>) in
+            start(read) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
     }
 
     /// Starts a non-blocking read on the store; `done` gets its value, or its failure counted
@@ -83,22 +96,17 @@ struct Storage: Sendable {
 
     /// Reads a token the caches did not know from the store and remembers the answer; nil
     /// when it is unknown, revoked or expired.
-    func loadToken(
-        forTokenHash hash: [UInt8], now: @escaping @Sendable () -> Double,
-        then done: @escaping @Sendable (Result<TokenGrant?, RegistryError>) -> Void
-    ) {
-        let caches = caches
-        start({ $0.token(forTokenHash: hash, then: $1) }) { loaded in
-            done(loaded.map { grant in
-                let key = DigestKey(bytes: hash)
-                guard let grant else {
-                    caches.failedTokens.store(true, for: key)
-                    return nil
-                }
-                caches.tokens.store(grant, for: key)
-                return grant.isExpired(now: now()) ? nil : grant
-            })
+    func loadToken(forTokenHash hash: [UInt8], now: @escaping @Sendable () -> Double, for request: HTTPRequest)
+        async throws(RegistryError) -> TokenGrant?
+    {
+        let grant = try await read(for: request) { $0.token(forTokenHash: hash, then: $1) }
+        let key = DigestKey(bytes: hash)
+        guard let grant else {
+            caches.failedTokens.store(true, for: key)
+            return nil
         }
+        caches.tokens.store(grant, for: key)
+        return grant.isExpired(now: now()) ? nil : grant
     }
 
     /// The application from the lookup cache, or nil when it must be read. Never blocks.
@@ -107,12 +115,10 @@ struct Storage: Sendable {
     }
 
     /// Reads the application from the store and remembers it.
-    func loadApplication(code: String, then done: @escaping @Sendable (Result<Application?, RegistryError>) -> Void) {
-        let caches = caches
-        start({ $0.application(code: code, then: $1) }) { loaded in
-            if case .success(let application?) = loaded { caches.applications.store(application, for: ExactName(code)) }
-            done(loaded)
-        }
+    func loadApplication(code: String, for request: HTTPRequest) async throws(RegistryError) -> Application? {
+        let application = try await read(for: request) { $0.application(code: code, then: $1) }
+        if let application { caches.applications.store(application, for: ExactName(code)) }
+        return application
     }
 
     /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
