@@ -17,7 +17,7 @@ public final class RegistryAPI: Sendable {
     let caches: Caches
     private let reviews: Reviews
     private let longPages = HeavyWorkGate(
-        permits: SchemaHandlers.concurrentLongPages, maxWaiting: SchemaHandlers.waitingLongPages, refusal: SchemaHandlers.pagesBusy)
+        permits: PlacementLimits.concurrentLongPages, maxWaiting: PlacementLimits.waitingLongPages, refusal: SchemaHandlers.pagesBusy)
     public let metrics: Metrics
     /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `applyChange`.
     public let waitingRoom: WaitingRoom

@@ -9,9 +9,9 @@ import TestSupport
 /// handler thread, so the other handler threads stay free; it takes the permit of the publish
 /// that ends.
 @Suite struct HeavyQueueAPITests {
-    /// A schema past `Reviews.largeSchemaBytes`, so its publish needs a permit.
+    /// A schema past `PlacementLimits.heavyTextBytes`, so its publish needs a permit.
     static let large =
-        #"{"type":"object","description":"\#(String(repeating: "x", count: Reviews.largeSchemaBytes))","properties":{"gate":{"type":"string"}}}"#
+        #"{"type":"object","description":"\#(String(repeating: "x", count: PlacementLimits.heavyTextBytes))","properties":{"gate":{"type":"string"}}}"#
 
     @Test func aQueuedLargePublishHoldsNoHandlerThread() throws {
         let registry = try TestRegistry(

@@ -11,7 +11,7 @@ import Testing
     static func publish(
         _ store: MemoryStore, _ text: String, version: VersionRequest = .nextFree, once claim: IdempotencyClaim? = nil,
         answer: String = "ok", review: (Publication) throws -> Void = { _ in }
-    ) throws -> IdempotentPublish {
+    ) throws -> PublishOutcome {
         try store.publish(
             application: application, attributesType: "Flight", version: version, jsonSchema: text, by: .cli,
             comparing: Comparison(limit: 100), once: claim,
@@ -69,9 +69,9 @@ import Testing
         _ = try Self.publish(store, Self.a)
         let claim = IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [1])
         let unless = { (text: String) in
-            try store.publishUnlessNewestIdentical(
+            try store.publish(
                 application: Self.application, attributesType: "Flight", version: .nextFree, jsonSchema: text, by: .cli,
-                comparing: Comparison(limit: 100), once: claim,
+                comparing: Comparison(limit: 100), once: claim, returningIdenticalNewest: true,
                 response: { _ in PublishAnswer(body: Array("new".utf8), auditDetails: [:]) })
         }
         #expect(try unless(Self.a) == .existing(store.committed.versions[0]))

@@ -55,14 +55,6 @@ public struct StoredResponse: Sendable, Equatable {
     }
 }
 
-/// What an idempotent publish did.
-public enum IdempotentPublish: Sendable, Equatable {
-    /// Published now; `body` is the response recorded under the key.
-    case published(SchemaVersion, body: [UInt8])
-    /// The key was used before with the same body: its original response.
-    case replayed(body: [UInt8])
-}
-
 /// What the review of a publication answers: the response body, and what the audit event
 /// records about the decision (e.g. the compatibility problems accepted).
 public struct PublishAnswer: Sendable {

@@ -7,46 +7,46 @@ extension PublishingStore {
     /// written. The publication carries the type's policy and what to compare with
     /// (`ComparisonBasis`, as much as `comparison` asks for), read after the type's review lock
     /// when the review may refuse. The same transaction writes the `publish` audit event with
-    /// the answer's details, and records `actor` as the version's publisher. With a `claim`,
-    /// publishes at most once per key: the key is claimed in the same transaction and the
-    /// response recorded under it, so a concurrent or later request with the same key and body
-    /// gets `.replayed` with that response; another body is a 409. Throws `.alreadyExists` when
-    /// the (type, version) pair was ever published (deleted versions included) and
-    /// `.invalidArgument` when no version is free.
+    /// the answer's details, and records `actor` as the version's publisher.
+    ///
+    /// With a `claim`, publishes at most once per key: the key is claimed in the same
+    /// transaction and the response recorded under it, so a concurrent or later request with
+    /// the same key and body gets `.replayed` with that response; another body is a 409.
+    ///
+    /// With `returningIdenticalNewest`, nothing is written when the type's newest live version
+    /// has the content identity of `jsonSchema`: that version is `.existing`. Decided under the
+    /// type's locks (`PublishTransaction.lockType`), so concurrent identical requests on any
+    /// replicas publish once; finding one rolls everything back, the key's claim included.
+    ///
+    /// Throws `.alreadyExists` when the (type, version) pair was ever published (deleted
+    /// versions included) and `.invalidArgument` when no version is free.
     public func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> IdempotentPublish {
-        try transaction { transaction in
-            if let claim, let stored = try transaction.claim(claim) { return .replayed(body: try claim.replay(stored)) }
-            let (schema, body) = try transaction.publishReviewedAndAudited(
-                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema,
-                by: actor, comparing: comparison, once: claim, response: response)
-            return .published(schema, body: body)
-        }
-    }
-
-    /// Publishes like `publish(…once:response:)` (same review, policy and audit event, in one
-    /// transaction) unless the type's newest live version has the content identity of
-    /// `jsonSchema`: then returns it and writes nothing. Decided under the type's locks
-    /// (`PublishTransaction.lockType`), so concurrent identical requests on any replicas
-    /// publish once; finding one rolls everything back, the key's claim included.
-    public func publishUnlessNewestIdentical(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> FindOrPublish {
-        let contentHash = CanonicalJSON.contentHash(jsonSchema)
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, returningIdenticalNewest: Bool = false,
+        response: (Publication) throws -> PublishAnswer
+    ) throws -> PublishOutcome {
+        let contentHash = returningIdenticalNewest ? CanonicalJSON.contentHash(jsonSchema) : nil
         do {
-            return try transaction { transaction throws -> FindOrPublish in
+            return try transaction { transaction throws -> PublishOutcome in
                 if let claim, let stored = try transaction.claim(claim) { return .replayed(body: try claim.replay(stored)) }
-                let type = try transaction.lockType(application: application, attributesType: attributesType)
-                if let newest = type.newest, newest.contentHash == contentHash { throw FoundExisting(schema: newest.schema) }
-                // A new type's counter holds 1 once locked: the next free version is that 1.
-                let effective: VersionRequest = (type.isNew && version == .nextFree) ? .explicit(1) : version
-                let (schema, body) = try transaction.publishReviewedAndAudited(
-                    application: application, attributesType: attributesType, version: effective, jsonSchema: jsonSchema,
-                    by: actor, comparing: comparison, once: claim, response: response)
-                return .published(schema, body: body)
+                var effective = version
+                if let contentHash {
+                    let type = try transaction.lockType(application: application, attributesType: attributesType)
+                    if let newest = type.newest, newest.contentHash == contentHash { throw FoundExisting(schema: newest.schema) }
+                    // A new type's counter holds 1 once locked: the next free version is that 1.
+                    if type.isNew && version == .nextFree { effective = .explicit(1) }
+                }
+                let publication = try transaction.insert(
+                    application: application, attributesType: attributesType, version: effective, jsonSchema: jsonSchema, by: actor,
+                    comparing: comparison)
+                let answer = try response(publication)
+                try transaction.record(
+                    AuditRecord(
+                        accountID: application.accountID, actor: actor, action: .publish, applicationID: application.id,
+                        attributesType: publication.schema.attributesType, version: publication.schema.version,
+                        details: answer.auditDetails))
+                if let claim { try transaction.recordResponse(answer.body, under: claim) }
+                return .published(publication.schema, body: answer.body)
             }
         } catch let found as FoundExisting {
             return .existing(found.schema)
@@ -74,27 +74,4 @@ extension PublishingStore {
 /// Carries the version found out of the transaction, which rolls back on the way.
 private struct FoundExisting: Error {
     let schema: SchemaVersion
-}
-
-extension PublishTransaction {
-    /// Insert, review, audit event and the key's record, after the claim: the one path of every
-    /// publish, so `ifExists` publishes are reviewed under the same policy and audited like the
-    /// others. The review runs before the commit, so it may veto the publish, and the audit
-    /// event carries what it accepted.
-    fileprivate func publishReviewedAndAudited(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, response: (Publication) throws -> PublishAnswer
-    ) throws -> (SchemaVersion, body: [UInt8]) {
-        let publication = try insert(
-            application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-            comparing: comparison)
-        let answer = try response(publication)
-        try record(
-            AuditRecord(
-                accountID: application.accountID, actor: actor, action: .publish, applicationID: application.id,
-                attributesType: publication.schema.attributesType, version: publication.schema.version,
-                details: answer.auditDetails))
-        if let claim { try recordResponse(answer.body, under: claim) }
-        return (publication.schema, answer.body)
-    }
 }

@@ -1,5 +1,5 @@
 /// A store that opens publish transactions; `SchemaStore` is one. The publish operation
-/// (`publish`, `publishUnlessNewestIdentical`) is written over this alone.
+/// (`publish`) is written over this alone.
 public protocol PublishingStore {
     /// Runs `body` in one write transaction: committed when it returns, rolled back when it
     /// throws.

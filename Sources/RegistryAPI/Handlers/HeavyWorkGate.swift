@@ -34,7 +34,7 @@ final class HeavyWorkGate: Sendable {
     /// Requests queued for a permit now.
     var waiting: Int { state.withLock { $0.queue.count } }
 
-    init(permits: Int, maxWaiting: Int, maxWaitSeconds: Double = 5, refusal: RegistryError = HeavyWorkGate.busy) {
+    init(permits: Int, maxWaiting: Int, maxWaitSeconds: Double = PlacementLimits.heavyWaitSeconds, refusal: RegistryError = HeavyWorkGate.busy) {
         self.refusal = refusal
         self.permits = max(1, permits)
         self.maxWaiting = max(0, maxWaiting)

@@ -13,11 +13,8 @@ public struct ReviewSettings: Sendable {
     public var concurrentHeavyRequests: Int
     /// How many more may wait for a turn before the next is answered 503.
     public var waitingHeavyRequests: Int
-    /// `serve`'s queue, as long as an event loop's queue of statements waiting for a session: a
-    /// waiting request holds no thread, and the connection limits bound what it holds. (Before
-    /// the queue held no thread, a request waited for a handler thread instead, with no other
-    /// bound either; a shorter queue would turn that wait into 503s.)
-    public static let waitingHeavyRequestsWhenServing = 1024
+    /// `serve`'s queue (`PlacementLimits.waitingHeavyRequests`).
+    public static let waitingHeavyRequestsWhenServing = PlacementLimits.waitingHeavyRequests
     /// Memory for cached compatibility outlines, bookkeeping included; 0 disables that cache.
     /// Part of the 64 MB the service is measured against (bench/README.md): an outline costs
     /// about twice its text, so this holds some 700 outlines of the bench's average schema.
@@ -41,16 +38,11 @@ final class Reviews: Sendable {
     let gate: HeavyWorkGate
     let maxComparedVersions: Int
     let maxReportedProblems: Int
-    /// A publish, dry run, check, preview or uncached form of a schema text at least this long
-    /// is CPU-heavy: parsing, outlining and rendering it take milliseconds, and earlier versions
-    /// of a type are usually about as large as its new one.
-    static let largeSchemaBytes = 16 << 10
-
-    static func isHeavy(_ jsonSchema: String) -> Bool { jsonSchema.utf8.count >= largeSchemaBytes }
+    static func isHeavy(_ jsonSchema: String) -> Bool { jsonSchema.utf8.count >= PlacementLimits.heavyTextBytes }
 
     /// A check or preview is heavy when its schema is, or when its body is as large: checking
     /// many values costs as much as a large schema, and the step budget bounds it, not the loop.
-    static func isHeavy(_ jsonSchema: String, body: [UInt8]) -> Bool { isHeavy(jsonSchema) || body.count >= largeSchemaBytes }
+    static func isHeavy(_ jsonSchema: String, body: [UInt8]) -> Bool { isHeavy(jsonSchema) || body.count >= PlacementLimits.heavyTextBytes }
 
     init(_ settings: ReviewSettings) {
         outlines = CompatibilityOutlineCache(capacityBytes: settings.outlineBytes)

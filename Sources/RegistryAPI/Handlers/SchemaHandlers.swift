@@ -20,7 +20,7 @@ enum SchemaHandlers {
         guard let pageSize else {
             return try await SchemaListStream.respond(call, application: application, attributesType: attributesType, after: cursor)
         }
-        guard pageSize < loopListRows else {
+        guard pageSize < PlacementLimits.loopPageRows else {
             return try await call.work(heavy: true, in: call.longPages) { () throws(RegistryError) in
                 page(try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) }), pageSize)
             }
@@ -28,19 +28,6 @@ enum SchemaHandlers {
         let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: $1) }
         return try await rendering(call, rows) { page(rows, pageSize) }
     }
-
-    /// Pages of up to this many rows, and a long list's first batch, are read on the event
-    /// loop. Longer pages are read and written on a handler thread: a loop keeps many reads in
-    /// flight at once, and that many pages of 1,000 texts would not fit in memory.
-    static let loopListRows = SchemaListStream.firstBatchRows + 1
-
-    /// Long pages read and written at once. Each holds its rows about three times over while
-    /// written (database result, strings, body): some 1.5 MB for a page of 100 typical texts,
-    /// so this bounds that memory (as the handler-thread count alone did, at 16) while still
-    /// keeping both the database and a core per page busy. More wait without a thread.
-    static let concurrentLongPages = 4
-    /// Long-page requests that may wait for a turn; each holds only its suspended connection.
-    static let waitingLongPages = 256
 
     static let pagesBusy = RegistryError.unavailable("the server is busy writing long list pages; retry in a moment", retryAfterSeconds: 1)
 
@@ -56,17 +43,12 @@ enum SchemaHandlers {
             status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.listBody(page, nextPageToken: nextToken))
     }
 
-    /// Texts up to this size in all are written into a list on the event loop, as a version's
-    /// body is; a larger page (up to 1,000 texts of 64 KB) is written on a handler thread, so
-    /// that it never holds up the loop's other connections.
-    static let listBytesOnTheLoop = 256 << 10
-
     /// `render` on the event loop when the rows are small enough, else on a handler thread.
     static func rendering(_ call: Call, _ rows: [SchemaVersion], _ render: @escaping @Sendable () -> HTTPResponse)
         async throws(RegistryError) -> HTTPResponse
     {
         let bytes = rows.reduce(0) { $0 + $1.jsonSchema.utf8.count }
-        guard bytes > listBytesOnTheLoop else { return render() }
+        guard bytes > PlacementLimits.listBytesOnTheLoop else { return render() }
         return try await call.work { render() }
     }
 
@@ -126,21 +108,25 @@ enum SchemaHandlers {
             try PublishReview(
                 request, submitted, basis: publication.basis, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
         }
-        if request.returnExisting {
-            return try PublishIfChanged.create(
-                call, request, application: application, claim: claim, comparing: outlines.comparison, review: review)
-        }
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
             jsonSchema: request.jsonSchema, by: call.actor, comparing: outlines.comparison, once: claim,
+            returningIdenticalNewest: request.returnExisting,
             response: { publication throws(RegistryError) in
                 let review = try review(publication)
-                return PublishAnswer(body: JSONResponse.body(review.response(for: publication.schema)), auditDetails: review.auditDetails)
+                var body = review.response(for: publication.schema)
+                if request.returnExisting, case .object(var fields) = body {
+                    fields["existing"] = .bool(false)
+                    body = .object(fields)
+                }
+                return PublishAnswer(body: JSONResponse.body(body), auditDetails: review.auditDetails)
             })
         switch outcome {
         case .published(_, let body):
             call.metrics.recordPublished()
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+        case .existing(let schema):
+            return JSONResponse.make(["schema": SchemaJSON.object(schema), "existing": .bool(true)])
         case .replayed(let body):
             return replayResponse(body)
         }

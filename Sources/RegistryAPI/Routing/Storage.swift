@@ -128,27 +128,14 @@ struct Storage: Sendable {
 
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?,
+        comparing comparison: Comparison, once claim: IdempotencyClaim?, returningIdenticalNewest: Bool,
         response: (Publication) throws(RegistryError) -> PublishAnswer
-    ) throws(RegistryError) -> IdempotentPublish {
+    ) throws(RegistryError) -> PublishOutcome {
         defer { forgetNewest(application, attributesType) }
         return try run {
             try $0.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                comparing: comparison, once: claim, response: response)
-        }
-    }
-
-    func publishUnlessNewestIdentical(
-        application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?,
-        response: (Publication) throws(RegistryError) -> PublishAnswer
-    ) throws(RegistryError) -> FindOrPublish {
-        defer { forgetNewest(application, attributesType) }
-        return try run {
-            try $0.publishUnlessNewestIdentical(
-                application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                comparing: comparison, once: claim, response: response)
+                comparing: comparison, once: claim, returningIdenticalNewest: returningIdenticalNewest, response: response)
         }
     }
 }
