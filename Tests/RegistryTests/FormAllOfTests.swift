@@ -86,4 +86,32 @@ import Testing
         #expect(problems.map(\.path) == ["content-state.x.a"])
         #expect(problems.map(\.kind) == [.removed])
     }
+
+    /// The generated schemas reach what they are meant to test: choices, merged `allOf`s and
+    /// `allOf`s that conflict, each in many of the 500 schemas `FormDifferentialTests` compares with the reference form.
+    @Test func generatedSchemasReachChoicesAndMerges() throws {
+        var (choices, merged, conflicts, checked) = (0, 0, 0, 0)
+        for seed in 0..<500 {
+            var generator = TrickySchemaGenerator(seed: UInt64(seed))
+            let document = try SchemaRules.readStored(generator.schema())
+            checked += 1
+            var describer = FieldDescriber(document: document)
+            _ = describer.sectionUses(of: document.contentProperties, required: [])
+            if describer.mergedAllOfs > 0 { merged += 1 }
+            let fields = Self.allFields(FormBuilder.form(for: document).content.fields)
+            if fields.contains(where: { $0.widget == .choice }) { choices += 1 }
+            if fields.contains(where: { $0.fallbackReason?.hasBytePrefix("allOf") == true }) { conflicts += 1 }
+        }
+        #expect(checked == 500)
+        #expect(choices >= 25, "\(choices) schemas with a choice")
+        #expect(merged >= 25, "\(merged) schemas with a merged allOf")
+        #expect(conflicts >= 25, "\(conflicts) schemas with an allOf that does not merge")
+    }
+
+    private static func allFields(_ fields: [FormField]) -> [FormField] {
+        fields.flatMap { field in
+            [field] + allFields(field.children.fields) + (field.children.item.map { allFields([$0]) } ?? [])
+                + field.children.cases.flatMap { allFields($0.fields) }
+        }
+    }
 }

@@ -37,6 +37,11 @@ struct FieldDescriber {
     /// References looked up while describing, for the tests that keep it linear.
     var referenceLookups: Int { resolver.lookups }
 
+    /// The `allOf`s merged into one object so far, for the tests that count what they reached.
+    var mergedAllOfs: Int {
+        merges.values.reduce(0) { count, outcome in if case .merged = outcome { count + 1 } else { count } }
+    }
+
     /// The fields of a section, one per member of its `properties`, in text order. `neededByApp`
     /// names the fields the app cannot decode without (the root `required` of content state).
     mutating func sectionUses(of properties: JSONObject, required: [String], neededByApp: [String] = []) -> [FieldUse] {
