@@ -101,7 +101,8 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         }
         while let read = waiting.first, read.deadline <= now {
             _ = waiting.popFirst()
-            read.answer(.failure(ConnectionPool.noSessionInTime.caused(by: .init(kind: "acquire_timeout", statement: read.statement.name))))
+            let cause = RegistryError.Cause(kind: "acquire_timeout", statement: read.statement.name)
+            read.answer(.failure(ConnectionPool.noSessionInTime.caused(by: cause)))
         }
         serve()
     }
