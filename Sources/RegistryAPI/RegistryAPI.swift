@@ -182,9 +182,9 @@ public final class RegistryAPI: Sendable {
             case .matched(let match):
                 let route = match.route.template.text
                 do throws(RegistryError) {
-                    return (route, decision(try authenticate(request, match, notes: notes)))
+                    return (route, decision(try authenticate(request, match, notes: notes), notes: notes))
                 } catch {
-                    return (route, .respond(failure(error)))
+                    return (route, .respond(failure(error, notes: notes)))
                 }
             }
         }
@@ -231,43 +231,43 @@ public final class RegistryAPI: Sendable {
     /// What the server does with a route's step: answer, start the read (and decide again from
     /// what follows it), hand the work to a handler thread, or park the request (and decide
     /// again from what follows its wake).
-    private func decision(_ step: Step) -> Decision {
+    private func decision(_ step: Step, notes: CallNotes) -> Decision {
         switch step {
         case .respond(let response):
             return .respond(response)
         case .work(let work):
-            return .work { [self] in following(work) }
+            return .work { [self] in following(work, notes: notes) }
         case .later(let start):
             return .later { [self] completion in
                 start { [self] next in
                     switch next {
-                    case .success(let step): completion(decision(step))
-                    case .failure(let error): completion(.respond(failure(error)))
+                    case .success(let step): completion(decision(step, notes: notes))
+                    case .failure(let error): completion(.respond(failure(error, notes: notes)))
                     }
                 }
             }
         case .wait(let ticket, let deadline, let then):
             return .wait(
                 WaitRequest(ticket: ticket, deadline: deadline) { [self] reason in
-                    following { () throws(RegistryError) in try then(reason) }
+                    following({ () throws(RegistryError) in try then(reason) }, notes: notes)
                 })
         }
     }
 
     /// What follows the work a request was left with (on a handler thread) or its wake.
-    private func following(_ next: () throws(RegistryError) -> Step) -> Decision {
+    private func following(_ next: () throws(RegistryError) -> Step, notes: CallNotes) -> Decision {
         do throws(RegistryError) {
-            return decision(try next())
+            return decision(try next(), notes: notes)
         } catch {
-            return .respond(failure(error))
+            return .respond(failure(error, notes: notes))
         }
     }
 
-    /// The response to a thrown error; a server-side one is logged with its message.
-    private func failure(_ error: RegistryError) -> HTTPResponse {
-        if ErrorResponse.status(for: error.code) >= 500 {
-            logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
-        }
+    /// The response to a thrown error. The error is noted for the request's log line, which
+    /// logs a server-side one once, with the request id, the route and its cause (`RequestLog`);
+    /// the response shows only its code and message.
+    private func failure(_ error: RegistryError, notes: CallNotes) -> HTTPResponse {
+        notes.failure = error
         return ErrorResponse.make(error)
     }
 
