@@ -123,7 +123,7 @@ public final class EventLoop: @unchecked Sendable {
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
             }
-            if count < 0 && errno != EINTR { break }
+            if let failure = Self.waitFailure(result: count, errorNumber: errno) { Self.fail(failure) }
             for index in 0..<max(0, Int(count)) {
                 let event = events[index]
                 let descriptor = event.data.fd
@@ -195,6 +195,35 @@ public final class EventLoop: @unchecked Sendable {
         let closing = attachments.values
         attachments = [:]
         for attachment in closing { attachment.close() }
+    }
+
+    // MARK: - A loop that cannot wait
+
+    /// Why a wait that returned `result` must end the process, or nil when the loop goes on
+    /// (events, a timeout, a signal that interrupted it). Any other failure of `epoll_wait` (a
+    /// closed or invalid descriptor, a bad buffer) would fail again at once, forever.
+    static func waitFailure(result: Int32, errorNumber: Int32) -> String? {
+        guard result < 0, errorNumber != EINTR else { return nil }
+        return "epoll_wait failed: \(String(cString: strerror(errorNumber))) (errno \(errorNumber))"
+    }
+
+    /// Who hears why a loop stopped the process; stderr unless the program says otherwise.
+    private static let fatalReporter = Mutex<@Sendable (String) -> Void>({ reason in
+        FileHandle.standardError.write(Data("event loop failed: \(reason)\n".utf8))
+    })
+
+    /// Sets who hears why a loop stopped the process (the server's log), before it exits.
+    public static func reportFatalFailures(to report: @escaping @Sendable (String) -> Void) {
+        fatalReporter.withLock { $0 = report }
+    }
+
+    /// A loop that cannot wait serves none of its connections or sessions again, and they would
+    /// hang without a word: the reason is reported and the process exits with status 1, as when
+    /// the server cannot start, so a supervisor restarts it.
+    private static func fail(_ reason: String) -> Never {
+        let report = fatalReporter.withLock { $0 }
+        report(reason)
+        exit(1)
     }
 
     // MARK: - Internals

@@ -11,7 +11,6 @@ public final class RegistryAPI: Sendable {
     private let store: Storage
     private let router: Router
     private let clock: @Sendable () -> Double
-    private let logger: Logger
     private let requestLog: RequestLog
     /// Internal for tests of what a notification keeps.
     let caches: Caches
@@ -46,7 +45,6 @@ public final class RegistryAPI: Sendable {
         reviews = Reviews(reviewing)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
         self.clock = clock
-        self.logger = logger
         self.metrics = metrics
         self.requestLog = RequestLog(logger: logger, metrics: metrics)
         self.router = Router(routes: routes)
@@ -132,11 +130,11 @@ public final class RegistryAPI: Sendable {
     public func respond(_ request: HTTPRequest) async -> HTTPResponse {
         await requestLog.around(request) { notes in
             guard request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                return ("unmatched", failure(.invalidArgument("request path: must be percent-encoded ASCII without spaces")))
+                return ("unmatched", failure(.invalidArgument("request path: must be percent-encoded ASCII without spaces"), notes: notes))
             }
             switch router.match(method: request.method, path: request.path) {
             case .notFound:
-                return ("unmatched", failure(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))")))
+                return ("unmatched", failure(.notFound("no such endpoint: \(ClientText.shown(request.method)) \(ClientText.shown(request.path))"), notes: notes))
             case .methodNotAllowed(let allow):
                 return ("unmatched", ErrorResponse.make(APIRefusal.methodNotAllowed(method: request.method, allow: allow)))
             case .matched(let match):
@@ -149,7 +147,7 @@ public final class RegistryAPI: Sendable {
                         metrics: metrics, caches: caches, reviews: reviews, longPages: longPages, waitingRoom: waitingRoom)
                     return (route, try await match.route.operation(call))
                 } catch {
-                    return (route, failure(error))
+                    return (route, failure(error, notes: notes))
                 }
             }
         }
@@ -171,11 +169,11 @@ public final class RegistryAPI: Sendable {
 
     static let invalidToken = RegistryError.unauthenticated("API token is invalid, revoked or expired")
 
-    /// The response to a thrown error; a server-side one is logged with its message.
-    private func failure(_ error: RegistryError) -> HTTPResponse {
-        if ErrorResponse.status(for: error.code) >= 500 {
-            logger.log(.error, "request failed", ["code": .number(String(error.code.rawValue)), "error": .string(error.message)])
-        }
+    /// The response to a thrown error. The error is noted for the request's log line, which
+    /// logs a server-side one once, with the request id, the route and its cause (`RequestLog`);
+    /// the response shows only its code and message.
+    private func failure(_ error: RegistryError, notes: CallNotes) -> HTTPResponse {
+        notes.failure = error
         return ErrorResponse.make(error)
     }
 

@@ -103,6 +103,9 @@ public final class ConnectionPool: Sendable {
     /// Counted by every loop's `LoopSessions`, read by `loopStats`.
     let loopFigures = LoopFigures()
 
+    /// No session was free within `acquireTimeout`: the database is busy, not broken.
+    static let noSessionInTime = RegistryError.unavailable("database busy: no connection free in time")
+
     /// Remembers why an event loop could not open a session, for `lastFailure`.
     func noteConnectFailure(_ error: PGError) {
         lock.withLock { state, _ in state.lastFailure = error }
@@ -170,7 +173,7 @@ public final class ConnectionPool: Sendable {
             }
             switch grant {
             case nil:
-                throw RegistryError.unavailable("database busy: no connection free in time")
+                throw Self.noSessionInTime.caused(by: .init(kind: "acquire_timeout"))
             case .closed?:
                 throw RegistryError.unavailable("database unavailable")
             case .idle(let parked)?:
@@ -187,7 +190,7 @@ public final class ConnectionPool: Sendable {
                         state.lastFailure = error
                     }
                     lock.signal()
-                    throw RegistryError.unavailable("database unavailable")
+                    throw error.registryError
                 }
             }
         }

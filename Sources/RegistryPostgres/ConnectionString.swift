@@ -8,22 +8,39 @@ public enum ConnectionString {
     /// (libpq marks the password and the SSL key password as such) shown as `*****`. A string
     /// libpq cannot parse is shown as a fixed text, since libpq's message may quote it.
     public static func redacted(_ text: String) -> String {
+        guard let fields = fields(of: text) else { return "(not a valid libpq connection string)" }
+        return fields.map { $0.keyword + "=" + ($0.isSecret ? "*****" : quoted($0.value)) }.joined(separator: " ")
+    }
+
+    /// The first line of libpq's message about `text` (a failed connection's reason) with every
+    /// secret field's value masked, since libpq may quote what it was given. When libpq cannot
+    /// parse `text` at all its message may quote any part of it, so a fixed text stands instead.
+    public static func masking(firstLineOf message: String, secretsOf text: String) -> String {
+        guard let fields = fields(of: text) else { return "(not a valid libpq connection string)" }
+        var line = String(message.prefix { $0 != "\n" })
+        for field in fields where field.isSecret && !field.value.isEmpty { line = line.replacing(field.value, with: "*****") }
+        return line
+    }
+
+    /// Every field `text` sets, in libpq's order, each with whether libpq marks it secret (the
+    /// password, the SSL key password); nil when libpq cannot parse `text`.
+    private static func fields(of text: String) -> [(keyword: String, value: String, isSecret: Bool)]? {
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(text, &error) else {
             if let error { PQfreemem(error) }
-            return "(not a valid libpq connection string)"
+            return nil
         }
         defer { PQconninfoFree(options) }
-        var fields: [String] = []
+        var fields: [(keyword: String, value: String, isSecret: Bool)] = []
         var option = options
         while let keyword = option.pointee.keyword {
             if let value = option.pointee.val {
                 let isSecret = option.pointee.dispchar.map { String(cString: $0) == "*" } ?? false
-                fields.append(String(cString: keyword) + "=" + (isSecret ? "*****" : quoted(String(cString: value))))
+                fields.append((String(cString: keyword), String(cString: value), isSecret))
             }
             option += 1
         }
-        return fields.joined(separator: " ")
+        return fields
     }
 
     /// libpq's own quoting for a `key=value` value: single quotes around anything empty or

@@ -101,7 +101,8 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         }
         while let read = waiting.first, read.deadline <= now {
             _ = waiting.popFirst()
-            read.answer(.failure(RegistryError.unavailable("database busy: no connection free in time")))
+            let cause = RegistryError.Cause(kind: "acquire_timeout", statement: read.statement.name)
+            read.answer(.failure(ConnectionPool.noSessionInTime.caused(by: cause)))
         }
         serve()
     }
@@ -256,7 +257,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             pool.noteConnectFailure(failure)
             // Fail fast when no session can take the waiting reads; otherwise they wait for one.
             if sessions.isEmpty && connecting == 0 {
-                for read in waiting.removeAll() { read.answer(.failure(RegistryError.unavailable("database unavailable"))) }
+                for read in waiting.removeAll() { read.answer(.failure(failure)) }
             }
         }
         serve()

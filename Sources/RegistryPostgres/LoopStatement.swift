@@ -20,16 +20,17 @@ struct LoopStatement: Sendable {
 
 extension StoreStatement {
     /// The statement for a loop's sessions, answering `done` with the same values and errors as
-    /// the blocking call: database failures through `PGError.storeError`, the sessions' own
-    /// refusals (`RegistryError`) unchanged.
+    /// the blocking call: database failures through `PGError.storeError`, named after this
+    /// statement, the sessions' own refusals (`RegistryError`) unchanged.
     func onLoop(then done: @escaping @Sendable (Result<Value, any Error>) -> Void) -> LoopStatement {
-        LoopStatement(statement: statement, parameters: parameters, retry: retry) { [decode] outcome in
+        LoopStatement(statement: statement, parameters: parameters, retry: retry) { [self] outcome in
             done(
                 Result {
                     do {
                         return try decode(outcome.get())
-                    } catch let error as PGError {
-                        throw error.storeError
+                    } catch {
+                        let failure = named(error)
+                        throw (failure as? PGError)?.storeError ?? failure
                     }
                 })
         }

@@ -46,7 +46,9 @@ public final class PGConnection {
         guard PQstatus(raw) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(raw))
             PQfinish(raw)
-            throw PGError(kind: .connectionFailed, debugDetail: message)
+            throw PGError(
+                kind: .connectionFailed, debugDetail: message,
+                logMessage: ConnectionString.masking(firstLineOf: message, secretsOf: config.databaseURL))
         }
         // Notices (and the FATAL an idle session receives at server shutdown) would otherwise be
         // printed to stderr by libpq's default processor.
@@ -56,7 +58,8 @@ public final class PGConnection {
             try connection.simpleQuery(
                 "SET statement_timeout = \(config.statementTimeout.wholeMilliseconds); SET plan_cache_mode = \(planCacheMode)")
         } catch {
-            throw PGError(kind: .connectionFailed, sqlState: error.sqlState, debugDetail: error.debugDetail)
+            throw PGError(
+                kind: .connectionFailed, sqlState: error.sqlState, debugDetail: error.debugDetail, logMessage: error.logMessage)
         }
         return connection
     }
@@ -250,7 +253,7 @@ public final class PGConnection {
         if state?.isConnectionLoss == true { broken = true }
         return PGError(
             kind: .server, sqlState: state, statement: statement, debugDetail: detail,
-            constraint: field(CLIBPQ_DIAG_CONSTRAINT_NAME))
+            constraint: field(CLIBPQ_DIAG_CONSTRAINT_NAME), logMessage: field(CLIBPQ_DIAG_MESSAGE_PRIMARY))
     }
 
     private func waitForInput(until deadline: ContinuousClock.Instant?, statement: String?) throws(PGError) {

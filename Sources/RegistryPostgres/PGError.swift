@@ -62,7 +62,8 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
 
 /// A failure talking to PostgreSQL. `description` is safe to log or show: it never holds SQL,
 /// parameter values, server messages (which quote values) or connection strings; those go to
-/// `debugDetail` only, for a developer with access to the machine.
+/// `debugDetail` only, for a developer with access to the machine. `cause` is what the log
+/// keeps of it: the SQLSTATE, the statement's name and the server's primary message.
 public struct PGError: Error, Sendable, CustomStringConvertible {
     /// Where the failure happened, which decides whether the session can be reused and
     /// whether the statement may have run.
@@ -91,17 +92,32 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
     public let debugDetail: String
     /// The constraint a violation names, which tells apart two unique keys of one table.
     public let constraint: String?
+    /// What the log may show of the server's or libpq's words: the server's primary message
+    /// (never its DETAIL, which quotes values), or libpq's reason a connection failed with the
+    /// password masked. Nil when only `debugDetail` has words, which may not be logged.
+    public let logMessage: String?
 
     /// Public so other adapters and tests can build the errors they expect to see.
     public init(
         kind: Kind, sqlState: SQLState? = nil, statement: String? = nil, debugDetail: String = "",
-        constraint: String? = nil
+        constraint: String? = nil, logMessage: String? = nil
     ) {
         self.kind = kind
         self.sqlState = sqlState
         self.statement = statement
         self.debugDetail = debugDetail
         self.constraint = constraint
+        self.logMessage = logMessage
+    }
+
+    /// The same failure, said to have happened in `statement` unless it names one already:
+    /// errors raised outside libpq (a row that does not decode, a session dropped with several
+    /// statements in flight) learn their statement from the caller that ran it.
+    public func naming(_ statement: String) -> PGError {
+        guard self.statement == nil else { return self }
+        return PGError(
+            kind: kind, sqlState: sqlState, statement: statement, debugDetail: debugDetail, constraint: constraint,
+            logMessage: logMessage)
     }
 
     /// True when the session cannot be used again and a fresh connection might succeed.
@@ -129,14 +145,49 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error the service shows for an unexpected database failure: 503 when the database is
-    /// unreachable or overloaded (the client should come back), 500 otherwise.
+    /// unreachable or overloaded (the client should come back), 500 otherwise. The client sees
+    /// only that; the log sees `cause`.
     public var registryError: RegistryError {
-        if isConnectionLoss { return .unavailable("database unavailable") }
-        switch sqlState {
-        case .queryCanceled?, .tooManyConnections?, .lockNotAvailable?:
-            return .unavailable("database unavailable")
-        default:
-            return .internal()
+        let shown: RegistryError
+        if isConnectionLoss {
+            shown = .unavailable("database unavailable")
+        } else {
+            switch sqlState {
+            case .queryCanceled?, .tooManyConnections?, .lockNotAvailable?: shown = .unavailable("database unavailable")
+            default: shown = .internal()
+            }
+        }
+        return shown.caused(by: cause)
+    }
+
+    /// What the log keeps: the kind, the SQLSTATE, the statement's name and the message that is
+    /// safe to log. A data exception's primary message quotes the value that failed
+    /// (`invalid input syntax for type bigint: "…"`), so only the words before that are kept.
+    /// The other kinds' `debugDetail` is this client's own reason or libpq's word on a lost
+    /// session, whose first line is kept; a server's or a failed connection's full text never is.
+    public var cause: RegistryError.Cause {
+        var message = logMessage
+        if message == nil && kind != .server && kind != .connectionFailed {
+            let firstLine = debugDetail.prefix { $0 != "\n" }.trimmingPrefix(while: \.isWhitespace)
+            if !firstLine.isEmpty { message = String(firstLine) }
+        }
+        if sqlState?.errorClass == "22", let text = message, let colon = text.firstRange(of: ": ") {
+            message = String(text[..<colon.lowerBound])
+        }
+        return RegistryError.Cause(kind: kind.logName, sqlState: sqlState?.rawValue, statement: statement, message: message)
+    }
+}
+
+extension PGError.Kind {
+    /// The kind as the log names it (`cause_kind`).
+    var logName: String {
+        switch self {
+        case .connectionFailed: "connection_failed"
+        case .connectionLost: "connection_lost"
+        case .server: "database_error"
+        case .timeout: "database_timeout"
+        case .invalidParameter: "invalid_parameter"
+        case .unexpectedResult: "unexpected_result"
         }
     }
 }

@@ -1,3 +1,5 @@
+import Registry
+
 /// One statement of the store written once: its SQL, its parameters, how its rows become the
 /// domain value, and when it may be sent again. The blocking methods run it on a pooled
 /// session; an event loop sends it on one of its pipelined sessions. Either way the SQL, the
@@ -18,7 +20,25 @@ struct StoreStatement<Value>: Sendable {
 
     /// Runs the statement on a session lent by the pool (blocking).
     func run(on connection: PGConnection) throws -> Value {
-        try decode(connection.execute(statement, parameters))
+        do {
+            return try decode(connection.execute(statement, parameters))
+        } catch {
+            throw named(error)
+        }
+    }
+
+    /// A failure of this statement, told which statement it was for the log: a `PGError` stays
+    /// one (the pool decides on retries from it), and a 500 the decoding threw without a cause
+    /// gets one naming the statement whose rows it could not read.
+    func named(_ error: any Error) -> any Error {
+        switch error {
+        case let error as PGError:
+            return error.naming(statement.name)
+        case let error as RegistryError where error.code == .internal && error.cause == nil:
+            return error.caused(by: RegistryError.Cause(kind: "unexpected_result", statement: statement.name))
+        default:
+            return error
+        }
     }
 }
 

@@ -6,8 +6,7 @@ import RegistryPostgres
 /// The service's one configuration, read once from the environment. A bad value stops
 /// start-up with one line naming the variable (exit 2), never a half-configured server.
 struct Configuration: Sendable {
-    var listenHost: String
-    var listenPort: Int
+    var listen: HostPort
     var databaseURL: String
     var httpWorkers: Int
     /// nil: one per core, at most `httpWorkers`.
@@ -27,7 +26,7 @@ struct Configuration: Sendable {
     var migrationsDirectory: String?
     var logLevel: Logger.Level
     /// Where probes and metrics are served when not on the main port.
-    var adminListen: (host: String, port: Int)?
+    var adminListen: HostPort?
     var shutdownGraceSeconds: Int
     var cacheBytes: Int
     var authCacheSeconds: Int
@@ -44,135 +43,141 @@ struct Configuration: Sendable {
     var maxWaitingRequests: Int
     var maxWaitingPerAddress: Int
 
-    /// Every variable the binary reads, for `--help`, the README and the deploy-artifact test.
-    static let variables: [(name: String, meaning: String)] = [
-        ("REGISTRY_LISTEN", "host:port to serve on (default 127.0.0.1:8080)"),
-        ("DATABASE_URL", "libpq URI or key=value connection string (required)"),
-        ("REGISTRY_HTTP_WORKERS", "threads for publishes, reviews and other blocking or CPU-heavy work (default 16)"),
-        ("REGISTRY_HTTP_EVENT_LOOPS", "single-threaded HTTP event loops sharing the port (default: one per core)"),
-        ("REGISTRY_DB_POOL_SIZE", "PostgreSQL connections per process (default: REGISTRY_HTTP_WORKERS)"),
-        ("REGISTRY_DB_LOOP_SESSIONS", "PostgreSQL connections each event loop adds for its pipelined statements (default 1)"),
-        ("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", "libpq connect_timeout (default 3)"),
-        ("REGISTRY_DB_STATEMENT_TIMEOUT_MS", "server-side statement_timeout (default 5000)"),
-        ("REGISTRY_DB_ACQUIRE_TIMEOUT_MS", "longest wait for a pooled connection before 503 (default 2000)"),
-        ("REGISTRY_MAX_BODY_BYTES", "largest request body; larger is 413 (default 1048576)"),
-        ("REGISTRY_MAX_HEADER_BYTES", "memory for one request's headers (default 32768)"),
-        ("REGISTRY_CONNECTION_TIMEOUT_SECONDS", "idle or slow connections are closed after this (default 30)"),
-        ("REGISTRY_MAX_CONNECTIONS", "open connections per process (default 1000)"),
-        ("REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", "open connections one client address may hold; 0 for no limit (default 256)"),
-        ("REGISTRY_REQUEST_HEAD_TIMEOUT_SECONDS", "a new connection must send its request head within this (default 10)"),
-        ("REGISTRY_MIGRATIONS_DIR", "folder of NNNN_name.sql migrations (default: found beside the binary)"),
-        ("REGISTRY_LOG_LEVEL", "debug, info, warning or error (default info)"),
-        ("REGISTRY_ADMIN_LISTEN", "host:port for /healthz, /readyz and /metrics only (default: served on REGISTRY_LISTEN)"),
-        ("REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM (default 10)"),
-        ("REGISTRY_CACHE_BYTES", "memory for published versions and forms, bookkeeping included; 0 disables the cache (default 8388608)"),
-        ("REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10 (default 2)"),
-        ("REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500 (default: keep for ever)"),
-        ("REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first (default 100)"),
-        ("REGISTRY_COMPATIBILITY_MAX_PROBLEMS", "groups, new and inherited problems a compatibility report lists, each; totals are always given (default 200)"),
-        ("REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs, uncached forms and push checks of large schemas running at once (default: one per core)"),
-        (
+    /// The main listener's address, as the HTTP server takes it.
+    var listenHost: String { listen.host }
+    var listenPort: Int { listen.port }
+
+    /// Every variable the binary reads, in the order they are read (a derived default reads
+    /// only settings above it) and listed by `--help`, the README and the deploy-artifact check.
+    static let settings: [Setting] = [
+        Setting(
+            "REGISTRY_LISTEN", "host:port to serve on", .hostPort, default: .value(HostPort(host: "127.0.0.1", port: 8080)),
+            into: \.listen),
+        Setting(
+            "DATABASE_URL", "libpq URI or key=value connection string", .text, default: .required, into: \.databaseURL,
+            redact: ConnectionString.redacted),
+        Setting(
+            "REGISTRY_HTTP_WORKERS", "threads for publishes, reviews and other blocking or CPU-heavy work", .integer(1...256),
+            default: .value(16), into: \.httpWorkers),
+        Setting(
+            "REGISTRY_HTTP_EVENT_LOOPS", "single-threaded HTTP event loops sharing the port",
+            SettingValue.integer(1...64).unlessUnset(shown: "one per core"), default: .absent("one per core"),
+            into: \.httpEventLoops),
+        Setting(
+            "REGISTRY_DB_POOL_SIZE", "PostgreSQL connections per process", .integer(1...1000),
+            default: .described("REGISTRY_HTTP_WORKERS") { $0.httpWorkers }, into: \.poolSize),
+        Setting(
+            "REGISTRY_DB_LOOP_SESSIONS", "PostgreSQL connections each event loop adds for its pipelined statements",
+            .integer(1...16), default: .value(1), into: \.dbLoopSessions),
+        Setting(
+            "REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", "libpq connect_timeout", .integer(2...300), default: .value(3),
+            into: \.dbConnectTimeoutSeconds),
+        Setting(
+            "REGISTRY_DB_STATEMENT_TIMEOUT_MS", "server-side statement_timeout", .integer(1...3_600_000), default: .value(5000),
+            into: \.dbStatementTimeoutMilliseconds),
+        Setting(
+            "REGISTRY_DB_ACQUIRE_TIMEOUT_MS", "longest wait for a pooled connection before 503", .integer(1...600_000),
+            default: .value(2000), into: \.dbAcquireTimeoutMilliseconds),
+        Setting(
+            "REGISTRY_MAX_BODY_BYTES", "largest request body; larger is 413", .integer(1024...67_108_864),
+            default: .value(1_048_576), into: \.maxBodyBytes),
+        Setting(
+            "REGISTRY_MAX_HEADER_BYTES", "memory for one request's headers", .integer(4096...1_048_576),
+            default: .value(32_768), into: \.maxHeaderBytes),
+        Setting(
+            "REGISTRY_CONNECTION_TIMEOUT_SECONDS", "idle or slow connections are closed after this", .integer(1...3600),
+            default: .value(30), into: \.connectionTimeoutSeconds),
+        Setting(
+            "REGISTRY_MAX_CONNECTIONS", "open connections per process", .integer(1...100_000), default: .value(1000),
+            into: \.maxConnections),
+        Setting(
+            "REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", "open connections one client address may hold; 0 for no limit",
+            .integer(0...100_000), default: .value(256), into: \.maxConnectionsPerAddress),
+        Setting(
+            "REGISTRY_REQUEST_HEAD_TIMEOUT_SECONDS", "a new connection must send its request head within this",
+            .integer(1...3600), default: .value(10), into: \.requestHeadTimeoutSeconds),
+        Setting(
+            "REGISTRY_MIGRATIONS_DIR", "folder of NNNN_name.sql migrations",
+            SettingValue.text.unlessUnset(shown: "found beside the binary"), default: .absent("found beside the binary"),
+            into: \.migrationsDirectory),
+        Setting("REGISTRY_LOG_LEVEL", "debug, info, warning or error", .logLevel, default: .value(.info), into: \.logLevel),
+        Setting(
+            "REGISTRY_ADMIN_LISTEN", "host:port for /healthz, /readyz and /metrics only",
+            SettingValue.hostPort.unlessUnset(shown: "same as listen"), default: .absent("served on REGISTRY_LISTEN"),
+            into: \.adminListen),
+        Setting(
+            "REGISTRY_SHUTDOWN_GRACE_SECONDS", "how long in-flight requests may finish after SIGTERM", .integer(0...3600),
+            default: .value(10), into: \.shutdownGraceSeconds),
+        Setting(
+            "REGISTRY_CACHE_BYTES", "memory for published versions and forms, bookkeeping included; 0 disables the cache",
+            .integer(0...(64 << 30)), default: .value(8 << 20), into: \.cacheBytes),
+        Setting(
+            "REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10", .integer(0...10),
+            default: .value(2), into: \.authCacheSeconds),
+        Setting(
+            "REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500",
+            SettingValue.integer(1...36_500).unlessUnset(shown: "for ever"), default: .absent("keep for ever"),
+            into: \.auditRetentionDays),
+        Setting(
+            "REGISTRY_COMPATIBILITY_MAX_VERSIONS", "distinct earlier versions one publish or dry run compares, newest first",
+            .integer(1...10_000), default: .value(100), into: \.compatibilityMaxVersions),
+        Setting(
+            "REGISTRY_COMPATIBILITY_MAX_PROBLEMS",
+            "groups, new and inherited problems a compatibility report lists, each; totals are always given",
+            .integer(1...10_000), default: .value(200), into: \.compatibilityMaxProblems),
+        Setting(
+            "REGISTRY_MAX_HEAVY_REQUESTS", "publishes, dry runs, uncached forms and push checks of large schemas running at once",
+            .integer(1...256), default: .described("one per core") { _ in ProcessInfo.processInfo.activeProcessorCount },
+            into: \.maxHeavyRequests),
+        Setting(
             "REGISTRY_MAX_WAITING_REQUESTS",
-            "change-feed requests that may wait at once, at most half of REGISTRY_MAX_CONNECTIONS; more are 503 (default: a quarter of REGISTRY_MAX_CONNECTIONS)"
-        ),
-        (
+            "change-feed requests that may wait at once, at most half of REGISTRY_MAX_CONNECTIONS; more are 503",
+            .integer(0...100_000), default: .described("a quarter of REGISTRY_MAX_CONNECTIONS") { $0.maxConnections / 4 },
+            into: \.maxWaitingRequests, check: waitingShare(of: "REGISTRY_MAX_CONNECTIONS", \.maxConnections)),
+        Setting(
             "REGISTRY_MAX_WAITING_PER_ADDRESS",
-            "change-feed requests one client address may have waiting, at most half of REGISTRY_MAX_CONNECTIONS_PER_ADDRESS; 0 for no limit of its own (default: a quarter of REGISTRY_MAX_CONNECTIONS_PER_ADDRESS)"
-        ),
+            "change-feed requests one client address may have waiting, at most half of REGISTRY_MAX_CONNECTIONS_PER_ADDRESS; 0 for no limit of its own",
+            .integer(0...100_000),
+            default: .described("a quarter of REGISTRY_MAX_CONNECTIONS_PER_ADDRESS") { $0.maxConnectionsPerAddress / 4 },
+            into: \.maxWaitingPerAddress,
+            check: waitingShare(of: "REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress),
+            shown: { $0 == 0 ? "no limit of its own" : String($0) }),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
-        let reader = EnvironmentReader(environment: environment)
-        let (host, port) = try reader.hostPort("REGISTRY_LISTEN", default: ("127.0.0.1", 8080))
-        let workers = try reader.integer("REGISTRY_HTTP_WORKERS", default: 16, range: 1...256)
-        let maxConnections = try reader.integer("REGISTRY_MAX_CONNECTIONS", default: 1000, range: 1...100_000)
-        let maxConnectionsPerAddress = try reader.integer(
-            "REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", default: 256, range: 0...100_000)
-        return Configuration(
-            listenHost: host,
-            listenPort: port,
-            databaseURL: try reader.required("DATABASE_URL"),
-            httpWorkers: workers,
-            httpEventLoops: try reader.optional("REGISTRY_HTTP_EVENT_LOOPS").map { _ throws(ConfigurationError) in
-                try reader.integer("REGISTRY_HTTP_EVENT_LOOPS", default: 1, range: 1...64)
-            },
-            poolSize: try reader.integer("REGISTRY_DB_POOL_SIZE", default: workers, range: 1...1000),
-            dbLoopSessions: try reader.integer("REGISTRY_DB_LOOP_SESSIONS", default: 1, range: 1...16),
-            dbConnectTimeoutSeconds: try reader.integer("REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", default: 3, range: 2...300),
-            dbStatementTimeoutMilliseconds: try reader.integer(
-                "REGISTRY_DB_STATEMENT_TIMEOUT_MS", default: 5000, range: 1...3_600_000),
-            dbAcquireTimeoutMilliseconds: try reader.integer(
-                "REGISTRY_DB_ACQUIRE_TIMEOUT_MS", default: 2000, range: 1...600_000),
-            maxBodyBytes: try reader.integer("REGISTRY_MAX_BODY_BYTES", default: 1_048_576, range: 1024...67_108_864),
-            maxHeaderBytes: try reader.integer("REGISTRY_MAX_HEADER_BYTES", default: 32_768, range: 4096...1_048_576),
-            connectionTimeoutSeconds: try reader.integer("REGISTRY_CONNECTION_TIMEOUT_SECONDS", default: 30, range: 1...3600),
-            maxConnections: maxConnections,
-            maxConnectionsPerAddress: maxConnectionsPerAddress,
-            requestHeadTimeoutSeconds: try reader.integer("REGISTRY_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3600),
-            migrationsDirectory: reader.optional("REGISTRY_MIGRATIONS_DIR"),
-            logLevel: try reader.logLevel("REGISTRY_LOG_LEVEL"),
-            adminListen: try reader.optional("REGISTRY_ADMIN_LISTEN").map { _ throws(ConfigurationError) in
-                try reader.hostPort("REGISTRY_ADMIN_LISTEN", default: ("", 0))
-            },
-            shutdownGraceSeconds: try reader.integer("REGISTRY_SHUTDOWN_GRACE_SECONDS", default: 10, range: 0...3600),
-            cacheBytes: try reader.integer("REGISTRY_CACHE_BYTES", default: 8 << 20, range: 0...(64 << 30)),
-            authCacheSeconds: try reader.integer("REGISTRY_AUTH_CACHE_SECONDS", default: 2, range: 0...10),
-            auditRetentionDays: try reader.optional("REGISTRY_AUDIT_RETENTION_DAYS").map { _ throws(ConfigurationError) in
-                try reader.integer("REGISTRY_AUDIT_RETENTION_DAYS", default: 0, range: 1...36_500)
-            },
-            compatibilityMaxVersions: try reader.integer("REGISTRY_COMPATIBILITY_MAX_VERSIONS", default: 100, range: 1...10_000),
-            compatibilityMaxProblems: try reader.integer("REGISTRY_COMPATIBILITY_MAX_PROBLEMS", default: 200, range: 1...10_000),
-            maxHeavyRequests: try reader.integer(
-                "REGISTRY_MAX_HEAVY_REQUESTS", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256),
-            maxWaitingRequests: try waitingBudget(
-                reader, "REGISTRY_MAX_WAITING_REQUESTS", of: ("REGISTRY_MAX_CONNECTIONS", maxConnections)),
-            maxWaitingPerAddress: try waitingBudget(
-                reader, "REGISTRY_MAX_WAITING_PER_ADDRESS", of: ("REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", maxConnectionsPerAddress))
-        )
+        var configuration = unread
+        for setting in settings { try setting.read(environment, &configuration) }
+        return configuration
     }
 
-    /// A waiting budget: by default a quarter of the connections it draws on, and never more
-    /// than the half `HTTPServerConfiguration.waitingShare` leaves it (waiters must not hold the
-    /// connections short requests and the probes need). Connections without a limit (0) leave
-    /// the budget unbounded too, 0 by default.
-    private static func waitingBudget(
-        _ reader: EnvironmentReader, _ name: String, of connections: (name: String, limit: Int)
-    ) throws(ConfigurationError) -> Int {
-        let budget = try reader.integer(name, default: connections.limit / 4, range: 0...100_000)
-        let share = HTTPServerConfiguration.waitingShare(of: connections.limit)
-        guard connections.limit == 0 || budget <= share else {
-            throw ConfigurationError(
-                description: "\(name) must be at most half of \(connections.name) (\(connections.limit)), so that short requests and probes keep the rest: at most \(share), got \(budget)")
+    /// The effective settings for the start-up log line, every one of them, secrets redacted.
+    var redacted: [(String, String)] { Self.settings.map { ($0.logField, $0.shown(self)) } }
+
+    /// What every field holds before its setting is read: values no setting produces, so a
+    /// field the table forgets is plain to see (and a test looks for them).
+    static let unread = Configuration(
+        listen: HostPort(host: "unread", port: .min), databaseURL: "", httpWorkers: .min, httpEventLoops: .min,
+        poolSize: .min, dbLoopSessions: .min, dbConnectTimeoutSeconds: .min, dbStatementTimeoutMilliseconds: .min,
+        dbAcquireTimeoutMilliseconds: .min, maxBodyBytes: .min, maxHeaderBytes: .min, connectionTimeoutSeconds: .min,
+        maxConnections: .min, maxConnectionsPerAddress: .min, requestHeadTimeoutSeconds: .min, migrationsDirectory: "",
+        logLevel: .error, adminListen: HostPort(host: "unread", port: .min), shutdownGraceSeconds: .min, cacheBytes: .min,
+        authCacheSeconds: .min, auditRetentionDays: .min, compatibilityMaxVersions: .min, compatibilityMaxProblems: .min,
+        maxHeavyRequests: .min, maxWaitingRequests: .min, maxWaitingPerAddress: .min)
+
+    /// A waiting budget may not exceed the half of the connections it draws on that
+    /// `HTTPServerConfiguration.waitingShare` leaves it: waiters must not hold the connections
+    /// short requests and the probes need. Connections without a limit (0) bound nothing.
+    private static func waitingShare(
+        of connections: String, _ limit: KeyPath<Configuration, Int> & Sendable
+    ) -> @Sendable (String, Int, Configuration) throws(ConfigurationError) -> Void {
+        { name, budget, configuration throws(ConfigurationError) in
+            let limit = configuration[keyPath: limit]
+            let share = HTTPServerConfiguration.waitingShare(of: limit)
+            guard limit == 0 || budget <= share else {
+                throw ConfigurationError(
+                    description: "\(name) must be at most half of \(connections) (\(limit)), so that short requests and probes keep the rest: at most \(share), got \(budget)")
+            }
         }
-        return budget
-    }
-
-    /// The effective settings for the start-up log line, with the database password masked.
-    var redacted: [(String, String)] {
-        [
-            ("listen", "\(listenHost):\(listenPort)"),
-            ("database_url", ConnectionString.redacted(databaseURL)),
-            ("http_workers", String(httpWorkers)),
-            ("http_event_loops", httpEventLoops.map(String.init) ?? "one per core"),
-            ("db_pool_size", String(poolSize)),
-            ("db_loop_sessions", String(dbLoopSessions)),
-            ("max_body_bytes", String(maxBodyBytes)),
-            ("connection_timeout_seconds", String(connectionTimeoutSeconds)),
-            ("max_connections", String(maxConnections)),
-            ("max_connections_per_address", String(maxConnectionsPerAddress)),
-            ("request_head_timeout_seconds", String(requestHeadTimeoutSeconds)),
-            ("log_level", logLevel.name),
-            ("admin_listen", adminListen.map { "\($0.host):\($0.port)" } ?? "same as listen"),
-            ("shutdown_grace_seconds", String(shutdownGraceSeconds)),
-            ("cache_bytes", String(cacheBytes)),
-            ("auth_cache_seconds", String(authCacheSeconds)),
-            ("audit_retention_days", auditRetentionDays.map(String.init) ?? "for ever"),
-            ("compatibility_max_versions", String(compatibilityMaxVersions)),
-            ("compatibility_max_problems", String(compatibilityMaxProblems)),
-            ("max_heavy_requests", String(maxHeavyRequests)),
-            ("max_waiting_requests", String(maxWaitingRequests)),
-            ("max_waiting_per_address", maxWaitingPerAddress == 0 ? "no limit of its own" : String(maxWaitingPerAddress)),
-        ]
     }
 }
 

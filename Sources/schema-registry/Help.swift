@@ -40,9 +40,9 @@ enum Help {
             out += "  " + command.usage.padding(width) + "  " + command.meaning + "\n"
         }
         out += "\nEnvironment:\n"
-        let variableWidth = Configuration.variables.map(\.name.count).max() ?? 0
-        for variable in Configuration.variables {
-            out += "  " + variable.name.padding(variableWidth) + "  " + variable.meaning + "\n"
+        let variableWidth = Configuration.settings.map(\.name.count).max() ?? 0
+        for setting in Configuration.settings {
+            out += "  " + setting.name.padding(variableWidth) + "  " + setting.help + "\n"
         }
         return out
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import EventLoop
 import Foundation
 import HTTPServer
 import Registry
@@ -15,6 +16,7 @@ enum ServeCommand {
         MallocTuning.apply(environment: environment)
         MallocTuning.returnFreedMemory(everySeconds: 2)
         let logger = Logger(minimumLevel: configuration.logLevel)
+        EventLoop.reportFatalFailures { reason in logger.log(.error, "event loop failed", ["error": .string(reason)]) }
         let pool = Database.pool(configuration)
         let migrator = Database.migrator(configuration, pool: pool)
         if let problem = try migrator.status().problem {
@@ -161,7 +163,7 @@ enum ServeCommand {
                 let purged = try store.purgeExpiredIdempotencyKeys()
                 logger.log(.debug, "purged expired idempotency keys", ["count": .number(String(purged))])
             } catch {
-                logger.log(.warning, "could not purge expired idempotency keys")
+                logger.log(.warning, "could not purge expired idempotency keys", RegistryError.logFields(of: error))
             }
         }
         timer.resume()
@@ -181,7 +183,7 @@ enum ServeCommand {
                 let pruned = try AuditLog.prune(olderThanDays: days, pool: pool)
                 logger.log(pruned > 0 ? .info : .debug, "pruned audit events", ["count": .number(String(pruned)), "older_than_days": .number(String(days))])
             } catch {
-                logger.log(.warning, "could not prune audit events")
+                logger.log(.warning, "could not prune audit events", RegistryError.logFields(of: error))
             }
         }
         timer.resume()

@@ -454,8 +454,70 @@ def step_version_page_contrast_light_and_dark(p):
             p.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+# `enum Phase { case boarding(gate: String), departed }` as schema-from-swift writes it.
+CHOICE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "phase": {"oneOf": [
+            {"type": "object", "properties": {"boarding": {
+                "type": "object", "properties": {"gate": {"type": "string"}}, "required": ["gate"]}},
+             "required": ["boarding"], "additionalProperties": False},
+            {"type": "object", "properties": {"departed": {"type": "object"}},
+             "required": ["departed"], "additionalProperties": False},
+        ]},
+    },
+}
+
+# The values the form builds, read the way Check values and the push preview read them.
+READ_VALUES = (
+    "const done = arguments[arguments.length - 1];"
+    "import('./form-values.js').then((m) => done(m.readValues("
+    "document.querySelector('#version-view .generated-form'), new Map()).contentState)).catch((e) => done(String(e)));")
+
+
+def step_version_page_choice_builds_one_case(p):
+    choice_type = unused_type_name("Phased")
+    status, body, _ = api("POST", "/api/live_activity_schemas",
+                          {"application": APP, "attributesType": choice_type, "jsonSchema": text_of(CHOICE_SCHEMA), "version": 1})
+    assert status == 200, f"publish: HTTP {status} {body}"
+    p.driver.refresh()
+    p.visible("#workspace")
+    open_version(p, choice_type, 1)
+
+    def pick_a_case():
+        group = p.visible('#version-view fieldset.choice[data-path="content-state.phase"]', "the choice's fieldset")
+        assert group.find_element(By.CSS_SELECTOR, ":scope > legend").text.startswith("Phase"), "the choice has no legend"
+        cases = Select(version_field(p, "content-state.phase"))
+        assert [o.text for o in cases.options] == ["— none —", "Boarding", "Departed"], [o.text for o in cases.options]
+        assert not p.find_all('#version-view [name="content-state.phase.boarding.gate"]'), "a case's fields before it is chosen"
+        assert p.driver.execute_async_script(READ_VALUES) == {}, "an unchosen case is sent"
+        cases.select_by_visible_text("Boarding")
+        p.type_into('#version-view [name="content-state.phase.boarding.gate"]', "B12")
+        assert p.driver.execute_async_script(READ_VALUES) == {"phase": {"boarding": {"gate": "B12"}}}
+        p.click("#check-values")
+        p.text_in("#check-values-result", "The values are valid")
+        cases.select_by_visible_text("Departed")
+        p.gone('#version-view [name="content-state.phase.boarding.gate"]', "the other case's fields")
+        assert p.driver.execute_async_script(READ_VALUES) == {"phase": {"departed": {}}}
+        p.text_in("#version-view fieldset.choice .choice-fields", "Departed has no fields.")
+        p.click("#check-values")
+        p.text_in("#check-values-result", "The values are valid")
+        assert not p.unlabelled_controls(), p.unlabelled_controls()
+
+    pick_a_case()
+    p.shot("choice")
+
+    def on_phone():
+        open_version(p, choice_type, 1)
+        pick_a_case()
+        p.shot("choice-phone")
+
+    at_phone_width(p, on_phone)
+
+
 STEPS = [
     step_version_page_check_values,
+    step_version_page_choice_builds_one_case,
     step_version_page_preview_push,
     step_version_page_diff_and_breaking_badges,
     step_version_page_policy,

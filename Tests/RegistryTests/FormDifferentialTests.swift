@@ -161,11 +161,52 @@ struct TrickySchemaGenerator {
             if chance(0.3) { members.append(("maxItems", int(0...5))) }
             return Ordered(members)
         }
+        if depth <= 5, chance(0.15) { return allOf(depth: depth) }
+        if depth <= 5, chance(0.1) { return enumCases(depth: depth) }
         let keys = [
             "type", "title", "description", "default", "enum", "const", "format", "maxLength", "minLength", "pattern",
             "minimum", "maximum", "exclusiveMinimum", "multipleOf", "x-swift-type", "oneOf", "not", "additionalProperties",
         ]
         return Ordered(pick(keys, count: int(0...6)).map { ($0, keyword($0, depth: depth)) })
+    }
+
+    /// Branches that merge (objects, references, `true`), now and then one that conflicts, and
+    /// sometimes properties beside the list.
+    private mutating func allOf(depth: Int) -> Ordered {
+        let branches: [Any] = (0..<int(1...3)).map { _ in
+            switch int(0...9) {
+            case 0...4: return objectSchema(depth: depth + 1)
+            case 5...7: return Ordered([("$ref", reference())])
+            case 8: return true
+            default: return schema(depth: depth + 1)
+            }
+        }
+        var members: [(String, Any)] = [("allOf", branches)]
+        if chance(0.3) { members.append(("properties", Ordered(pick(Self.names, count: int(1...2)).map { ($0, schema(depth: depth + 1)) }))) }
+        if chance(0.2) { members.append(("required", pick(Self.names, count: 1))) }
+        if chance(0.1) { members.append(("type", chance(0.8) ? "object" : "string")) }
+        return Ordered(members)
+    }
+
+    /// An enum with associated values as `schema-from-swift` writes it, now and then a branch
+    /// that misses the exact shape.
+    private mutating func enumCases(depth: Int) -> Ordered {
+        let branches: [Any] = pick(Self.names, count: int(1...3)).map { key in
+            var branch: [(String, Any)] = [
+                ("type", "object"), ("properties", Ordered([(key, chance(0.8) ? payload(depth: depth + 1) : schema(depth: depth + 1))])),
+                ("required", [key]),
+            ]
+            if chance(0.9) { branch.append(("additionalProperties", false)) }
+            return Ordered(branch)
+        }
+        return Ordered([(chance(0.8) ? "oneOf" : "anyOf", branches)])
+    }
+
+    /// A case's associated values: an object of fields, or none.
+    private mutating func payload(depth: Int) -> Ordered {
+        let names = pick(Self.names, count: int(0...3))
+        guard !names.isEmpty else { return Ordered([("type", "object")]) }
+        return Ordered([("type", "object"), ("properties", Ordered(names.map { ($0, schema(depth: depth + 1)) }))])
     }
 
     private mutating func keyword(_ key: String, depth: Int) -> Any {

@@ -75,9 +75,35 @@ struct ReferenceForm {
                 return field
             }
         }
+        if schema.allOf != nil, !schema.isInexpressible, let reason = merge(&schema) {
+            field.take(FieldTraits(annotatedFrom: schema, fallbackReason: reason))
+            return field
+        }
         let traits = FieldTraits(describing: schema)
         field.take(traits)
-        if traits.widget == .group, case .object(let properties)? = schema.properties {
+        if traits.widget == .choice, let cases = schema.cases {
+            var choices: [FormChoiceCase] = []
+            for choice in cases {
+                let payload = self.field(
+                    named: choice.key, path: "\(path).\(choice.key)", schema: choice.payload, isRequired: true, depth: depth + 1)
+                let isFields = payload.widget == .group
+                    || (payload.type == .object && payload.fallbackReason == nil && !payload.isNullable)
+                guard isFields else {
+                    let problem =
+                        payload.fallbackReason.map { "cannot be shown as fields: \($0)" }
+                        ?? "holds \(payload.type == .any ? "any value" : payload.type.rawValue), not an object of fields"
+                    field = FormField(name: name, path: path, label: Humanizer.label(for: name), isRequired: isRequired)
+                    field.take(
+                        FieldTraits(
+                            annotatedFrom: schema,
+                            fallbackReason:
+                                "case \(ClientText.quoted(choice.key)) of \(schema.alternativesKeyword ?? "oneOf") \(problem)"))
+                    return field
+                }
+                choices.append(FormChoiceCase(key: choice.key, label: choice.title ?? payload.label, fields: payload.children.fields))
+            }
+            field.children = .cases(choices)
+        } else if traits.widget == .group, case .object(let properties)? = schema.properties {
             let required = Set(schema.required?.arrayValue?.compactMap(\.stringValue) ?? [])
             field.children = .fields(fields(of: properties, under: path, required: required, depth: depth + 1))
         } else if traits.widget == .list {
@@ -86,6 +112,37 @@ struct ReferenceForm {
                 self.field(named: "item", path: "\(path)[]", schema: items ?? true, isRequired: false, depth: depth + 1))
         }
         return field
+    }
+
+    /// The `allOf` merged afresh at every use, each branch's references followed as a field's.
+    private mutating func merge(_ schema: inout FieldSchema) -> String? {
+        guard case .array(let branches)? = schema.allOf, !branches.isEmpty else { return "allOf is not a non-empty list of schemas" }
+        if let reason = AllOfMerge.problem(ofPart: schema, named: "the schema beside it") { return reason }
+        var parts: [AllOfMerge.Part] = []
+        for (index, branch) in branches.enumerated() {
+            if branch == .bool(true) { continue }
+            guard case .object(let object) = branch else {
+                return "allOf branch \(index + 1) is \(JSONWriter.string(branch)), not an object schema"
+            }
+            var part = FieldSchema(object)
+            if part.reference != nil {
+                let reason =
+                    fieldCount <= FieldDescriber.maxFieldsBeforeReferencesStop
+                    ? SchemaResolver.fallbackReason(
+                        resolver.resolve(&part, active: &activeReferences), of: part, active: activeReferences)
+                    : FieldDescriber.fieldCapReason
+                if let reason { return "allOf branch \(index + 1): \(reason)" }
+            }
+            if part.allOf != nil { return "allOf branch \(index + 1) holds an allOf of its own, which is not merged" }
+            parts.append(AllOfMerge.Part(schema: part, name: "branch \(index + 1)"))
+        }
+        switch AllOfMerge.merge(parts + [AllOfMerge.Part(schema: schema, name: "the schema beside it")]) {
+        case .merged(let merged):
+            schema.adopt(mergedAllOf: merged)
+            return nil
+        case .conflict(let reason):
+            return reason
+        }
     }
 
     private static func json(_ section: FormSection, maxPayloadBytes: Int?) -> JSONValue {
@@ -114,6 +171,11 @@ struct ReferenceForm {
         case .none: break
         case .fields(let fields): object.members.append(("fields", .array(fields.map(json))))
         case .item(let item): object.members.append(("item", json(item)))
+        case .cases(let cases):
+            let written = cases.map { choice -> JSONValue in
+                ["key": .string(choice.key), "label": .string(choice.label), "fields": .array(choice.fields.map(json))]
+            }
+            object.members.append(("cases", .array(written)))
         }
         return .object(object)
     }

@@ -93,6 +93,22 @@ import TestSupport
         #expect(!server.stdout.contains("s3cret") && !server.stderr.contains("s3cret"), "\(server.diagnostics)")
     }
 
+    @Test func startupLineHasAFieldForEveryVariableHelpLists() throws {
+        let help = try ServiceProcess.run(["help"], environment: ServiceProcess.environment([:]), timeoutSeconds: 10)
+        let variables = help.stdoutLines.drop { $0 != "Environment:" }.dropFirst()
+            .compactMap { $0.firstMatch(of: /^  ((?:REGISTRY_|DATABASE_)[A-Z_]+)\s/).map { String($0.output.1) } }
+        #expect(variables.count >= 27, "read the variables from help: \(variables)")
+        let database = try ServiceDatabase.make()
+        let server = try ServiceProcess.serve(environment: serveEnvironment(database.url, ["REGISTRY_DB_STATEMENT_TIMEOUT_MS": "4321"]))
+        defer { server.kill() }
+        let startup = try #require(server.logObjects.first { $0["msg"]?.stringValue == "serving" }, "\(server.diagnostics)")
+        for variable in variables {
+            let field = (variable.hasPrefix("REGISTRY_") ? String(variable.dropFirst("REGISTRY_".count)) : variable).lowercased()
+            #expect(startup[field]?.stringValue?.isEmpty == false, "\(field) for \(variable) in \(startup)")
+        }
+        #expect(startup["db_statement_timeout_ms"]?.stringValue == "4321", "\(startup)")
+    }
+
     /// Every spelling of the password libpq accepts, besides `user:secret@` above.
     static let passwordSpellings = [
         "postgresql://postgres@127.0.0.1:PORT/DB?password=q-s3cret",

@@ -32,6 +32,14 @@ public struct OutlineField: Sendable, Equatable {
         case none
         case fields([OutlineField])
         case item(OutlineField)
+        /// The cases of a choice (an enum with associated values), in byte order of their keys,
+        /// each an object holding the case's fields.
+        case cases([OutlineField])
+
+        /// The fields of a group; empty for anything else.
+        var fields: [OutlineField] {
+            if case .fields(let fields) = self { fields } else { [] }
+        }
     }
 
     public let name: String
@@ -57,13 +65,29 @@ public struct OutlineField: Sendable, Equatable {
         case .none: .none
         case .fields(let fields): .fields(Self.sorted(fields))
         case .item(let item): .item(OutlineField(field: item))
+        case .cases(let cases): .cases(cases.map { OutlineField(case: $0, of: field) }.sorted(by: Self.byName))
         }
+    }
+
+    /// A case of `choice`: an object named by the case's key, at the path its fields extend.
+    private init(case choice: FormChoiceCase, of field: FormField) {
+        name = choice.key
+        path = field.path + "." + choice.key
+        type = .object
+        isNullable = false
+        allowedValues = nil
+        fallbackReason = nil
+        children = .fields(Self.sorted(choice.fields))
+    }
+
+    private static func byName(_ a: OutlineField, _ b: OutlineField) -> Bool {
+        a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
     }
 
     /// Outlines of `fields` in byte order of their names (code point order, as JSON compares
     /// names), so two versions' fields are matched by one merge walk without allocating.
     static func sorted(_ fields: [FormField]) -> [OutlineField] {
-        fields.map(OutlineField.init(field:)).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        fields.map(OutlineField.init(field:)).sorted(by: byName)
     }
 
     /// The blocks of `fields` and of everything in them.
@@ -80,6 +104,7 @@ public struct OutlineField: Sendable, Equatable {
         case .none: size
         case .fields(let fields): size + HeapSize.boxOverhead + MemoryLayout<[OutlineField]>.stride + Self.heapSize(of: fields)
         case .item(let item): size + HeapSize.boxOverhead + MemoryLayout<OutlineField>.stride + item.heapSize
+        case .cases(let cases): size + HeapSize.boxOverhead + MemoryLayout<[OutlineField]>.stride + Self.heapSize(of: cases)
         }
     }
 }

@@ -57,7 +57,37 @@ struct FieldComparison {
             if case .fields(let newFields) = new.children { compare(old: fields, new: newFields) } else { compare(old: fields, new: []) }
         case .item(let item):
             if case .item(let newItem) = new.children { compare(old: item, new: newItem) }
+        case .cases(let cases):
+            compareCases(old: old, known: cases, new: new)
         }
+    }
+
+    /// An old app decodes a choice into an enum with associated values, which fails on a case it
+    /// does not know, or on a value that is no longer one case key; the fields of a case both
+    /// versions know are compared as fields. A case the new version drops is never sent, so an
+    /// old app loses nothing.
+    private mutating func compareCases(old: OutlineField, known: [OutlineField], new: OutlineField) {
+        guard case .cases(let offered) = new.children else {
+            report(
+                .typeChanged, old,
+                "\(old.path) is no longer a choice among enum cases in the new version; apps built against version \(oldVersion) decode it as an enum and cannot decode other values"
+            )
+            return
+        }
+        var added: [String] = []
+        for choice in offered {
+            if let match = known.first(where: { $0.name.hasSameBytes(as: choice.name) }) {
+                compare(old: match.children.fields, new: choice.children.fields)
+            } else {
+                added.append(choice.name)
+            }
+        }
+        guard !added.isEmpty else { return }
+        let listed = added.map(ClientText.quoted).joined(separator: ", ")
+        report(
+            .enumValueAdded, old,
+            "\(old.path) allows case \(listed) in the new version, which version \(oldVersion) does not know; apps built against version \(oldVersion) cannot decode \(added.count == 1 ? "that case" : "those cases")"
+        )
     }
 
     /// An old app decodes a `select` into an enum, which fails on any raw value it does not know.

@@ -80,8 +80,9 @@ public struct SchemaDiff: Sendable, Equatable {
             if old.isNullable != new.isNullable {
                 changes.append(FieldChange(path: path, kind: .nullable, old: .bool(old.isNullable), new: .bool(new.isNullable)))
             }
-            let oldValues = old.options.map(\.value)
-            let newValues = new.options.map(\.value)
+            // A choice's cases are its values: the case keys.
+            let oldValues = old.options.map(\.value) + old.children.cases.map { .string($0.key) }
+            let newValues = new.options.map(\.value) + new.children.cases.map { .string($0.key) }
             if oldValues.map(JSONWriter.string) != newValues.map(JSONWriter.string) {
                 changes.append(FieldChange(path: path, kind: .enumValues, old: .array(oldValues), new: .array(newValues)))
             }
@@ -100,6 +101,12 @@ public struct SchemaDiff: Sendable, Equatable {
                 compare(old: oldFields, new: new.children.fields)
             case .item(let oldItem):
                 if let newItem = new.children.item { compare(old: oldItem, new: newItem) }
+            case .cases(let oldCases):
+                for choice in oldCases {
+                    if let newCase = new.children.cases.first(where: { $0.key.hasSameBytes(as: choice.key) }) {
+                        compare(old: choice.fields, new: newCase.fields)
+                    }
+                }
             }
         }
 

@@ -17,7 +17,8 @@ public enum GRPCCode: Int, Sendable, CaseIterable {
 /// headers from the code, in one place.
 ///
 /// `message` is shown to clients: it names the offending field and never carries secrets,
-/// SQL or connection strings.
+/// SQL or connection strings. `cause` is what went wrong underneath (a SQLSTATE, a statement's
+/// name), for the log only: it is never rendered into a response and plays no part in equality.
 public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: GRPCCode
     public let message: String
@@ -27,12 +28,17 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
     /// When the same request is expected to succeed again, after how many seconds (gRPC's
     /// `RetryInfo`): a refusal because the server is momentarily full, not because of the request.
     public let retryAfterSeconds: Int?
+    /// Why a server-side failure happened, for the one log line of the request that met it.
+    public let cause: Cause?
 
-    public init(code: GRPCCode, message: String, details: [JSONValue] = [], retryAfterSeconds: Int? = nil) {
+    public init(
+        code: GRPCCode, message: String, details: [JSONValue] = [], retryAfterSeconds: Int? = nil, cause: Cause? = nil
+    ) {
         self.code = code
         self.message = message
         self.details = details
         self.retryAfterSeconds = retryAfterSeconds
+        self.cause = cause
     }
 
     public var description: String { "\(code): \(message)" }

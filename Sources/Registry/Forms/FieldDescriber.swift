@@ -20,6 +20,9 @@ struct FieldDescriber {
     private var fieldCount = 0
     /// Nested fields that may be reused, by the identities of their `properties` and `required`.
     private var groups: [GroupKey: DescribedGroup] = [:]
+    /// Each `allOf` merged so far, by the identities of its list and of the `properties` and
+    /// `required` beside it. The merged objects live here as long as the groups keyed by them.
+    private var merges: [MergeKey: AllOfMerge.Outcome] = [:]
     /// What the shape being described has depended on so far.
     private var dependence = ShapeDependence()
     private let rawEditor = FieldShape(FieldTraits(), children: .none)
@@ -33,6 +36,11 @@ struct FieldDescriber {
 
     /// References looked up while describing, for the tests that keep it linear.
     var referenceLookups: Int { resolver.lookups }
+
+    /// The `allOf`s merged into one object so far, for the tests that count what they reached.
+    var mergedAllOfs: Int {
+        merges.values.reduce(0) { count, outcome in if case .merged = outcome { count + 1 } else { count } }
+    }
 
     /// The fields of a section, one per member of its `properties`, in text order. `neededByApp`
     /// names the fields the app cannot decode without (the root `required` of content state).
@@ -84,11 +92,15 @@ struct FieldDescriber {
             && !activeReferences.intersects(nested.references)
     }
 
-    private mutating func use(named name: String, schema: JSONValue, isRequired: Bool, depth: Int) -> FieldUse {
+    /// One field; `title` (a choice branch's) names it before its schema's own title and its name.
+    private mutating func use(named name: String, schema: JSONValue, isRequired: Bool, depth: Int, title: String? = nil)
+        -> FieldUse
+    {
         fieldCount += 1
         let (shape, shapeDependence) = shape(of: schema, depth: depth)
         dependence.include(shapeDependence)
-        return FieldUse(name: name, label: shape.traits.title ?? Humanizer.label(for: name), isRequired: isRequired, shape: shape)
+        return FieldUse(
+            name: name, label: title ?? shape.traits.title ?? Humanizer.label(for: name), isRequired: isRequired, shape: shape)
     }
 
     /// The shape of one field schema and what describing it depended on.
@@ -116,7 +128,13 @@ struct FieldDescriber {
         if let failure = resolveReferences(in: &schema) {
             return FieldShape(FieldTraits(annotatedFrom: schema, fallbackReason: failure), children: .none)
         }
+        if schema.allOf != nil, !schema.isInexpressible, let failure = mergeAllOf(into: &schema) {
+            return FieldShape(FieldTraits(annotatedFrom: schema, fallbackReason: failure), children: .none)
+        }
         let traits = FieldTraits(describing: schema)
+        if traits.widget == .choice, let cases = schema.cases {
+            return choiceShape(traits, cases: cases, of: schema, depth: depth)
+        }
         if traits.widget == .group, case .object(let properties)? = schema.properties {
             let uses = groupUses(of: properties, required: schema.required, depth: depth + 1)
             return FieldShape(traits, children: .fields(uses))
@@ -128,6 +146,75 @@ struct FieldDescriber {
             return FieldShape(traits, children: .item(item))
         }
         return FieldShape(traits, children: .none)
+    }
+
+    /// A choice with one field per case, holding the case's fields. A case whose value is not an
+    /// object of fields makes the whole choice a raw editor, saying which case and why.
+    private mutating func choiceShape(_ traits: FieldTraits, cases: [ChoiceCase], of schema: FieldSchema, depth: Int)
+        -> FieldShape
+    {
+        let uses = cases.map { use(named: $0.key, schema: $0.payload, isRequired: true, depth: depth + 1, title: $0.title) }
+        for use in uses {
+            if let problem = Self.caseProblem(use.shape) {
+                let reason = "case \(ClientText.quoted(use.name)) of \(schema.alternativesKeyword ?? "oneOf") \(problem)"
+                return FieldShape(FieldTraits(annotatedFrom: schema, fallbackReason: reason), children: .none)
+            }
+        }
+        return FieldShape(traits, children: .cases(uses))
+    }
+
+    /// Why a case's value cannot be shown as the case's fields: nil for a group of fields or an
+    /// object that names none (a case without associated values).
+    private static func caseProblem(_ payload: FieldShape) -> String? {
+        let traits = payload.traits
+        if traits.widget == .group { return nil }
+        if let reason = traits.fallbackReason { return "cannot be shown as fields: \(reason)" }
+        guard traits.type == .object, !traits.isNullable else {
+            return "holds \(traits.type == .any ? "any value" : traits.type.rawValue), not an object of fields"
+        }
+        return nil
+    }
+
+    /// Replaces `schema`'s `allOf` with the one object its schemas merge into, or says why they
+    /// do not. Each branch's references are followed here, as a field's are, so a branch that
+    /// leads back to a schema being expanded is a cycle and the merged fields see them as active.
+    ///
+    /// The merged object is built once per `allOf` (and the `properties`/`required` beside it)
+    /// and kept in `merges` for the whole form: its `properties` object is then one object, with
+    /// one identity, wherever the `allOf` is used, so its fields are described once and reused
+    /// like any definition's; and as long as the describer lives no other object can take its
+    /// address, so two `allOf`s never share a `GroupKey`.
+    private mutating func mergeAllOf(into schema: inout FieldSchema) -> String? {
+        guard case .array(let branches)? = schema.allOf, !branches.isEmpty else {
+            return "allOf is not a non-empty list of schemas"
+        }
+        if let reason = AllOfMerge.problem(ofPart: schema, named: "the schema beside it") { return reason }
+        var parts: [AllOfMerge.Part] = []
+        for (index, branch) in branches.enumerated() {
+            switch branch {
+            case .bool(true):
+                continue
+            case .object(let object):
+                var part = FieldSchema(object)
+                if let failure = resolveReferences(in: &part) { return "allOf branch \(index + 1): \(failure)" }
+                if part.allOf != nil { return "allOf branch \(index + 1) holds an allOf of its own, which is not merged" }
+                parts.append(AllOfMerge.Part(schema: part, name: "branch \(index + 1)"))
+            default:
+                return "allOf branch \(index + 1) is \(JSONWriter.string(branch)), not an object schema"
+            }
+        }
+        let key = MergeKey(
+            allOf: branches.identity, properties: schema.properties?.objectValue?.identity,
+            required: schema.required?.arrayValue?.identity)
+        let outcome = merges[key] ?? AllOfMerge.merge(parts + [AllOfMerge.Part(schema: schema, name: "the schema beside it")])
+        merges[key] = outcome
+        switch outcome {
+        case .merged(let merged):
+            schema.adopt(mergedAllOf: merged)
+            return nil
+        case .conflict(let reason):
+            return reason
+        }
     }
 
     /// Completes `schema` with the schemas its references lead to, pushing them onto
@@ -152,6 +239,13 @@ struct FieldDescriber {
 /// A group's `properties` object and `required` array, by identity: the same objects of the
 /// same document describe the same fields.
 private struct GroupKey: Hashable {
+    let properties: UnsafeRawPointer?
+    let required: UnsafeRawPointer?
+}
+
+/// An `allOf` list and the `properties` and `required` beside it, by identity.
+private struct MergeKey: Hashable {
+    let allOf: UnsafeRawPointer?
     let properties: UnsafeRawPointer?
     let required: UnsafeRawPointer?
 }

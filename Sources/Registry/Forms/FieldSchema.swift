@@ -15,18 +15,28 @@ struct FieldSchema {
     private(set) var swiftType: JSONValue?
     /// `prefixItems` is present: the array is a tuple.
     private(set) var hasPrefixItems = false
+    /// `additionalProperties` is present and not `true` or `{}`: it limits which names the object
+    /// may hold, so the properties of other `allOf` branches would break it.
+    private(set) var limitsAdditionalProperties = false
+    /// The schemas of `allOf`, merged by `FieldDescriber` into one object where they can be.
+    private(set) var allOf: JSONValue?
     /// The first keyword (`oneOf`, `anyOf`, `allOf`, `not`, `patternProperties`, …) that makes
     /// the value's shape depend on several schemas, which one editor cannot show.
     private(set) var inexpressibleKeyword: String?
     /// A `oneOf` or `anyOf` whose every branch is one constant: a choice among values, each
     /// labelled by its branch's `title`.
     private(set) var choices: [FormOption]?
+    /// A `oneOf` or `anyOf` written the way Swift's synthesized `Codable` writes an enum with
+    /// associated values (`ChoiceCase.cases(in:)`): one case key holding an object of fields.
+    private(set) var cases: [ChoiceCase]?
+    /// The keyword (`oneOf` or `anyOf`) that gave `choices` or `cases`.
+    private(set) var alternativesKeyword: String?
     /// In the order of the schema text.
     private var constraints: [(constraint: FormConstraint, value: JSONValue)] = []
 
     private enum Keyword {
         case reference, type, title, description, defaultValue, enumValues, constValue, properties, required, items
-        case swiftType, prefixItems, inexpressible, alternatives
+        case swiftType, prefixItems, additionalProperties, allOf, inexpressible, alternatives
         case constraint(FormConstraint)
     }
 
@@ -46,7 +56,9 @@ struct FieldSchema {
         case "x-swift-type": .swiftType
         case "prefixItems": .prefixItems
         case "oneOf", "anyOf": .alternatives
-        case "allOf", "not", "patternProperties", "if", "dependentSchemas", "propertyNames", "contains",
+        case "allOf": .allOf
+        case "additionalProperties": .additionalProperties
+        case "not", "patternProperties", "if", "dependentSchemas", "propertyNames", "contains",
             "unevaluatedProperties", "unevaluatedItems", "$dynamicRef":
             .inexpressible
         default: FormConstraint(keyword: key).map(Keyword.constraint)
@@ -70,10 +82,17 @@ struct FieldSchema {
             case .items?: Self.keep(&items, value)
             case .swiftType?: Self.keep(&swiftType, value)
             case .prefixItems?: hasPrefixItems = true
+            case .additionalProperties?:
+                limitsAdditionalProperties = limitsAdditionalProperties || (value != .bool(true) && value != .object([:]))
+            case .allOf?: Self.keep(&allOf, value)
             case .inexpressible?: inexpressibleKeyword = inexpressibleKeyword ?? key
             case .alternatives?:
-                if choices == nil, let options = Self.constantChoices(value) {
+                if alternativesKeyword == nil, let options = Self.constantChoices(value) {
                     choices = options
+                    alternativesKeyword = key
+                } else if alternativesKeyword == nil, let found = ChoiceCase.cases(in: value) {
+                    cases = found
+                    alternativesKeyword = key
                 } else {
                     inexpressibleKeyword = inexpressibleKeyword ?? key
                 }
@@ -103,6 +122,29 @@ struct FieldSchema {
     /// Whether the shape depends on several schemas at once.
     var isInexpressible: Bool { inexpressibleKeyword != nil }
 
+    /// The first keyword of this schema that an `allOf` merge of object properties cannot
+    /// carry into the merged object: one that constrains something other than the object's
+    /// properties, or limits the names the other schemas may add. (`allOf` itself is the
+    /// merge's own business.)
+    var unmergeableKeyword: String? {
+        if let keyword = inexpressibleKeyword { return keyword }
+        if let keyword = alternativesKeyword { return keyword }
+        if enumValues != nil { return "enum" }
+        if constValue != nil { return "const" }
+        if items != nil { return "items" }
+        if hasPrefixItems { return "prefixItems" }
+        if limitsAdditionalProperties { return "additionalProperties" }
+        return constraints.first.map { String(describing: $0.constraint) }
+    }
+
+    /// This schema with `allOf` replaced by the object it merges into: `merged`'s properties and
+    /// required names, with the words written here kept.
+    mutating func adopt(mergedAllOf merged: JSONObject) {
+        allOf = nil
+        type = merged["type"]
+        properties = merged["properties"]
+        required = merged["required"]
+    }
     private static func keep(_ slot: inout JSONValue?, _ value: JSONValue) {
         if slot == nil { slot = value }
     }
@@ -134,8 +176,14 @@ struct FieldSchema {
         items = items ?? target.items
         swiftType = swiftType ?? target.swiftType
         hasPrefixItems = hasPrefixItems || target.hasPrefixItems
+        limitsAdditionalProperties = limitsAdditionalProperties || target.limitsAdditionalProperties
+        allOf = allOf ?? target.allOf
         inexpressibleKeyword = inexpressibleKeyword ?? target.inexpressibleKeyword
-        choices = choices ?? target.choices
+        if alternativesKeyword == nil {
+            choices = target.choices
+            cases = target.cases
+            alternativesKeyword = target.alternativesKeyword
+        }
         constraints += target.constraints.filter { self[$0.constraint] == nil }
     }
 }

@@ -17,11 +17,19 @@ final class FieldShape {
         case fields([FieldUse])
         /// The item of a list.
         case item(FieldUse)
+        /// The cases of a choice: each named by its key, its shape a group of the case's fields
+        /// or an object without any.
+        case cases([FieldUse])
     }
 
     init(_ traits: FieldTraits, children: Children) {
         self.traits = traits
         self.children = children
+    }
+
+    /// The nested fields of a group; empty for anything else, such as a case without fields.
+    var fields: [FieldUse] {
+        if case .fields(let uses) = children { uses } else { [] }
     }
 }
 

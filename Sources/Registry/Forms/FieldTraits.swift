@@ -38,6 +38,10 @@ struct FieldTraits {
             fallbackReason = "\(keyword) makes the value's shape depend on several schemas, which one editor cannot show"
             return
         }
+        if schema.cases != nil {
+            describeChoice(schema)
+            return
+        }
         var options: [FormOption]?
         if let values = schema.enumValues {
             guard case .array(let values) = values, !values.isEmpty else {
@@ -83,6 +87,26 @@ struct FieldTraits {
         case .any:
             break
         }
+    }
+
+    /// A choice among the cases of an enum with associated values: an object holding one case
+    /// key, which nothing written beside the alternatives may change. `FieldDescriber` adds the
+    /// cases' fields.
+    private mutating func describeChoice(_ schema: borrowing FieldSchema) {
+        let keyword = schema.alternativesKeyword ?? "oneOf"
+        let beside: String? =
+            if let type = schema.type, type != .string("object") { "type \(JSONWriter.string(type))" }
+            else if schema.properties != nil { "properties" }
+            else if schema.enumValues != nil { "enum" }
+            else if schema.constValue != nil { "const" }
+            else if schema.allOf != nil { "allOf" }
+            else { nil }
+        if let beside {
+            fallbackReason = "\(keyword) chooses among enum cases, which \(beside) beside it would change"
+            return
+        }
+        type = .object
+        widget = .choice
     }
 
     /// Why no one type could be named; nil when the schema simply allows any value.

@@ -35,6 +35,9 @@ extension FormField {
         case .none: break
         case .fields(let uses): children = .fields(uses.fields(under: path))
         case .item(let item): children = .item(FormField(item, path: path + "[]"))
+        case .cases(let uses):
+            children = .cases(
+                uses.map { FormChoiceCase(key: $0.name, label: $0.label, fields: $0.shape.fields.fields(under: path + "." + $0.name)) })
         }
     }
 }

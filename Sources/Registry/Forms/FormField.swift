@@ -33,7 +33,7 @@ public struct FormField: Sendable, Equatable {
     public internal(set) var encoding: FormValueEncoding?
     /// Why the field is a raw `json` editor, when the schema says more than it can show.
     public internal(set) var fallbackReason: String?
-    /// Nested fields of a `group`, or the item of a `list`.
+    /// Nested fields of a `group`, the item of a `list`, or the cases of a `choice`.
     public internal(set) var children: FormFieldChildren
 
     /// A field the form cannot describe more precisely: `any` in a raw JSON editor.
@@ -63,7 +63,7 @@ public enum FormFieldType: String, Sendable, CaseIterable {
 
 /// Which editor the builder shows; `json` is the raw editor every field can fall back to.
 public enum FormWidget: String, Sendable {
-    case text, textarea, number, toggle, select, datetime, url, color, group, list, json
+    case text, textarea, number, toggle, select, datetime, url, color, group, list, choice, json
 }
 
 /// One choice of a `select`: the exact JSON value to send and the text to show for it.
@@ -81,12 +81,24 @@ public enum FormValueEncoding: String, Sendable {
     case appleReferenceSeconds = "apple-reference-seconds"
 }
 
-/// What lies below a field. A field is a group or a list, never both, so one enum keeps the
-/// impossible combination out.
+/// One case a `choice` offers: the value is `{key: {…fields…}}`.
+public struct FormChoiceCase: Sendable, Equatable {
+    /// The enum case's name, the value's one key, verbatim.
+    public let key: String
+    /// The branch's `title`, else the payload's, else the key made readable.
+    public let label: String
+    /// The case's associated values, at paths under `choice-path.key`; empty for a case without.
+    public let fields: [FormField]
+}
+
+/// What lies below a field. A field is a group, a list or a choice, never two, so one enum
+/// keeps the impossible combinations out.
 public enum FormFieldChildren: Sendable, Equatable {
     case none
     case fields([FormField])
     indirect case item(FormField)
+    /// The cases of a `choice`, in the order of the schema text.
+    case cases([FormChoiceCase])
 
     /// The nested fields of a group; empty for anything else.
     public var fields: [FormField] {
@@ -96,5 +108,10 @@ public enum FormFieldChildren: Sendable, Equatable {
     /// The item of a list.
     public var item: FormField? {
         if case .item(let item) = self { item } else { nil }
+    }
+
+    /// The cases of a choice; empty for anything else.
+    public var cases: [FormChoiceCase] {
+        if case .cases(let cases) = self { cases } else { [] }
     }
 }

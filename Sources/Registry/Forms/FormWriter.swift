@@ -113,6 +113,15 @@ private struct FieldsWriter {
             let (itemBytes, itemFields) = measure(item, escapedName: JSONWriter.escapedCount(of: item.name))
             bytes += #","item":"#.utf8.count + itemBytes + itemFields * "[]".utf8.count
             fieldsBelow = itemFields
+        case .cases(let cases):
+            bytes += #","cases":[]"#.utf8.count + max(cases.count - 1, 0)
+            for choice in cases {
+                let key = JSONWriter.escapedCount(of: choice.name)
+                let (listBytes, listFields) = measure(choice.shape.fields)
+                bytes += #"{"key":"","label":"","fields":}"#.utf8.count + key + JSONWriter.escapedCount(of: choice.label)
+                    + listBytes + listFields * (1 + key)
+                fieldsBelow += listFields
+            }
         }
         let written = WrittenShape(keys: ownKeys, requiredOffset: requiredOffset, bytes: bytes, fieldsBelow: fieldsBelow)
         shape.written = written
@@ -129,6 +138,26 @@ private struct FieldsWriter {
             JSONWriter.writeEscaped(use.name, into: &path)
             write(use, escapedName: parentLength + 1..<path.count, into: &out)
             path.removeSubrange(parentLength...)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `,"cases":[{"key": …, "label": …, "fields": […]}, …]`, each case's fields under the
+    /// current path extended by `.` and the case's key, where the value holds them.
+    private mutating func writeCases(_ cases: [FieldUse], into out: inout [UInt8]) {
+        out.append(literal: #","cases":["#)
+        let parentLength = path.count
+        for (i, choice) in cases.enumerated() {
+            out.append(literal: i == 0 ? #"{"key":"# : #",{"key":"#)
+            JSONWriter.writeString(choice.name, into: &out)
+            out.append(literal: #","label":"#)
+            JSONWriter.writeString(choice.label, into: &out)
+            out.append(literal: #","fields":"#)
+            path.append(UInt8(ascii: "."))
+            JSONWriter.writeEscaped(choice.name, into: &path)
+            writeList(choice.shape.fields, into: &out)
+            path.removeSubrange(parentLength...)
+            out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
     }
@@ -167,6 +196,8 @@ private struct FieldsWriter {
             path.append(literal: "[]")
             write(item, escapedName: nil, into: &out)
             path.removeSubrange(parentLength...)
+        case .cases(let cases):
+            writeCases(cases, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -18,6 +18,9 @@ struct RequestLog: Sendable {
         return finish(response, request: request, route: route, notes: notes, started: started)
     }
 
+    /// Logs the request's only line: a server-side failure (5xx) as `request failed` at level
+    /// error, with the code, message and cause of the error the error → response map noted, so
+    /// the failure is logged once and with its request id; anything else as `request` at info.
     private func finish(_ answered: HTTPResponse, request: HTTPRequest, route: String, notes: CallNotes, started: Double)
         -> HTTPResponse
     {
@@ -27,7 +30,8 @@ struct RequestLog: Sendable {
         response.headers.append(Self.noSniff)
         let seconds = WallClock.now() - started
         metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
-        let level: Logger.Level = response.status >= 500 ? .error : .info
+        let failed = response.status >= 500
+        let level: Logger.Level = failed ? .error : .info
         if logger.logs(level) {
             var fields: JSONObject = [
                 "request_id": .string(requestID), "method": .string(ClientText.shown(request.method)), "route": .string(route),
@@ -35,7 +39,8 @@ struct RequestLog: Sendable {
                 "bytes": .number(String(response.body.count)),
             ]
             if let application = notes.application { fields["application"] = .string(application) }
-            logger.log(level, "request", fields)
+            if failed, let failure = notes.failure { fields.members.append(contentsOf: failure.logFields.members) }
+            logger.log(level, failed ? "request failed" : "request", fields)
         }
         return response
     }

@@ -1,3 +1,4 @@
+import Registry
 import Synchronization
 
 /// What a handler learns that the request log wants (the application code), written once
@@ -14,5 +15,14 @@ final class CallNotes: Sendable {
     var application: String? {
         get { applicationCode.withLock { $0 } }
         set { applicationCode.withLock { $0 = newValue } }
+    }
+
+    private let thrown = Mutex<RegistryError?>(nil)
+
+    /// The error the request was answered with, noted where errors become responses, so that
+    /// the request's one log line can show its cause.
+    var failure: RegistryError? {
+        get { thrown.withLock { $0 } }
+        set { thrown.withLock { $0 = newValue } }
     }
 }

@@ -10,6 +10,7 @@ const flatten = (form) => {
       fields.set(field.path, field);
       walk(field.fields);
       if (field.item) walk([field.item]);
+      for (const option of field.cases ?? []) walk(option.fields);
     }
   };
   walk(form?.content?.fields);

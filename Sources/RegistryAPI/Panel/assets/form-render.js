@@ -53,6 +53,7 @@ export function renderField(field, rename, labelText = field.label) {
   switch (field.widget) {
     case 'group': return renderGroup(field, rename, labelText);
     case 'list': return renderList(field, rename, labelText);
+    case 'choice': return renderChoice(field, rename, labelText);
     case 'toggle': return renderToggle(field, rename, labelText);
     default: return renderInput(field, rename, labelText);
   }
@@ -186,6 +187,38 @@ function renderGroup(field, rename, labelText) {
     hint(field, hintId));
   if (!field.fields?.length) fieldset.append(h('p', { class: 'note' }, 'No fields.'));
   for (const child of field.fields ?? []) fieldset.append(renderField(child, rename));
+  return fieldset;
+}
+
+/**
+ * An enum with associated values: a select of its cases, then the chosen case's fields. The
+ * select stands for the value `{"case": {}}` and the case's fields (paths `choice.case.field`)
+ * fill it, so what is built is `{"case": {…fields…}}`; only the chosen case's fields exist.
+ */
+function renderChoice(field, rename, labelText) {
+  const id = uniqueId('field');
+  const hintId = `${id}-hint`;
+  const cases = field.cases ?? [];
+  const chosen = field.default && typeof field.default === 'object' && !Array.isArray(field.default)
+    ? Object.keys(field.default)[0] : undefined;
+  const select = h('select', {
+    id, name: rename(field.path), 'aria-describedby': hintId, required: field.required,
+    dataset: { path: field.path, widget: 'choice' }, onchange: () => showCase(),
+  });
+  if (!field.required) select.append(h('option', { value: '' }, '— none —'));
+  for (const option of cases) select.append(h('option', { value: option.key, selected: option.key === chosen }, option.label));
+  const caseFields = h('div', { class: 'choice-fields' });
+  function showCase() {
+    const option = cases.find((candidate) => candidate.key === select.value);
+    caseFields.replaceChildren(...(option?.fields ?? []).map((child) => renderField(child, rename)));
+    if (option && !option.fields?.length) caseFields.append(h('p', { class: 'note' }, `${option.label} has no fields.`));
+  }
+  const fieldset = h('fieldset', { class: 'group choice', 'aria-describedby': hintId, dataset: { path: field.path, widget: 'choice' } },
+    h('legend', {}, labelText, requiredMark(field, { spoken: true })),
+    hint(field, hintId),
+    h('div', { class: 'field widget-select' }, h('label', { for: id }, 'Case'), select),
+    caseFields);
+  showCase();
   return fieldset;
 }
 

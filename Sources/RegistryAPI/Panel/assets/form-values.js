@@ -14,6 +14,7 @@ export function fieldsByPath(form) {
       map.set(field.path, field);
       walk(field.fields);
       if (field.item) walk([field.item]);
+      for (const option of field.cases ?? []) walk(option.fields);
     }
   };
   walk(form?.content?.fields);
@@ -72,6 +73,8 @@ function inputValue(input, field, problems) {
   const text = input.value;
   if (text === '') return undefined;
   if (widget === 'select') return JSON.parse(text); // option values are JSON texts
+  // The chosen case's key; its fields, read after it, fill the object under it.
+  if (widget === 'choice') return { [text]: {} };
   if (widget === 'number') {
     if (!NUMBER.test(text.trim())) {
       problems.push({ path: input.name, message: `must be a number such as 12 or 2.5, not “${text}”`, severity: 'error' });

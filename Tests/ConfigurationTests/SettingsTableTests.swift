@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@testable import schema_registry
+
+/// Every row of the settings table, checked the same way: parsing, bounds, help and the
+/// start-up line all come from the row, so each must hold for all of them.
+@Suite struct SettingsTableTests {
+    /// The least environment that parses: the one required setting.
+    static let minimal = ["DATABASE_URL": "postgresql://postgres@127.0.0.1:1/none"]
+    static let settings = Configuration.settings
+
+    static func parse(_ extra: [String: String] = [:]) throws(ConfigurationError) -> Configuration {
+        try Configuration.fromEnvironment(minimal.merging(extra) { $1 })
+    }
+
+    @Test func everyVariableIsDeclaredOnce() {
+        let names = Self.settings.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(names.count == 27, "\(names)")
+        #expect(Set(Self.settings.map(\.logField)).count == names.count)
+    }
+
+    @Test func everyFieldOfTheConfigurationIsWrittenByASetting() throws {
+        let read = Mirror(reflecting: try Self.parse())
+        let unread = Mirror(reflecting: Configuration.unread)
+        var compared = 0
+        for (field, unreadField) in zip(read.children, unread.children) {
+            #expect(
+                String(describing: field.value) != String(describing: unreadField.value),
+                "\(field.label ?? "?") is still \(unreadField.value): no setting writes it")
+            compared += 1
+        }
+        #expect(compared == 27 && compared == unread.children.count)
+    }
+
+    @Test func everyDefaultIsAValueTheSettingAccepts() throws {
+        let byDefault = try Self.parse()
+        var roundTrips = 0
+        for setting in Self.settings {
+            guard let text = setting.spelled(byDefault) else {
+                #expect(setting.fallback.hasPrefix("default: "), "\(setting.name) is unset by default, and help says what that means")
+                continue
+            }
+            let parsed = try Self.parse([setting.name: text])
+            #expect(parsed.redacted.map(\.1) == byDefault.redacted.map(\.1), "\(setting.name)=\(text) is its default")
+            if setting.fallback.hasPrefix("default ") {
+                #expect(setting.fallback == "default \(text)", "help spells \(setting.name)'s default as it is parsed")
+            }
+            roundTrips += 1
+        }
+        #expect(roundTrips == 23, "settings with a value by default: \(roundTrips)")
+    }
+
+    @Test func everyBoundRefusesTheValueJustOutsideWithOneLineNamingTheVariable() {
+        var refused = 0
+        var anyText: [String] = []
+        for setting in Self.settings {
+            let outside: [String]
+            switch setting.accepts {
+            case .integer(let range): outside = [String(range.lowerBound - 1), String(range.upperBound + 1), "abc", "1.5"]
+            case .hostPort: outside = ["nonsense", "127.0.0.1:70000", "127.0.0.1:-1", "host:"]
+            case .logLevel: outside = ["loud", "warn"]
+            case .text:
+                anyText.append(setting.name)
+                continue
+            }
+            for text in outside {
+                #expect(throws: ConfigurationError.self, "\(setting.name)=\(text)") {
+                    try Self.parse([setting.name: text])
+                }
+                do {
+                    _ = try Self.parse([setting.name: text])
+                } catch {
+                    #expect(error.description.hasPrefix("\(setting.name) must be "), "\(error)")
+                    #expect(error.description.contains("\"\(text)\""), "the bad value is quoted: \(error)")
+                    #expect(!error.description.contains("\n"), "\(error)")
+                    refused += 1
+                }
+            }
+        }
+        #expect(refused == 22 * 4 + 2 * 4 + 2, "refused: \(refused)")
+        #expect(anyText == ["DATABASE_URL", "REGISTRY_MIGRATIONS_DIR"], "settings that take any text: \(anyText)")
+    }
+
+    @Test func theRequiredSettingUnsetIsOneLineNamingIt() {
+        #expect(throws: ConfigurationError.self) { try Configuration.fromEnvironment([:]) }
+        do {
+            _ = try Configuration.fromEnvironment(["DATABASE_URL": ""])
+        } catch {
+            #expect(error.description == "DATABASE_URL is not set")
+        }
+        #expect(Self.settings.filter { $0.fallback == "required" }.map(\.name) == ["DATABASE_URL"])
+    }
+
+    @Test func helpListsEverySettingWithItsMeaningAndDefault() {
+        let lines = Help.text.split(separator: "\n").map(String.init)
+        var listed = 0
+        for setting in Self.settings {
+            let line = lines.first { $0.hasPrefix("  \(setting.name) ") }
+            #expect(line?.hasSuffix("  \(setting.meaning) (\(setting.fallback))") == true, "\(setting.name): \(line ?? "missing")")
+            if line != nil { listed += 1 }
+        }
+        #expect(listed == Self.settings.count)
+    }
+
+    @Test func theStartupLineListsEverySettingInTableOrder() throws {
+        let fields = try Self.parse().redacted
+        #expect(fields.map(\.0) == Self.settings.map(\.logField))
+        // The keys operators' log queries already use.
+        for key in [
+            "listen", "database_url", "http_workers", "http_event_loops", "db_pool_size", "db_loop_sessions",
+            "max_body_bytes", "connection_timeout_seconds", "max_connections", "max_connections_per_address",
+            "request_head_timeout_seconds", "log_level", "admin_listen", "shutdown_grace_seconds", "cache_bytes",
+            "auth_cache_seconds", "audit_retention_days", "compatibility_max_versions", "compatibility_max_problems",
+            "max_heavy_requests", "max_waiting_requests", "max_waiting_per_address",
+        ] {
+            #expect(fields.contains { $0.0 == key }, "\(key)")
+        }
+        let shown = Dictionary(uniqueKeysWithValues: fields)
+        #expect(shown["listen"] == "127.0.0.1:8080")
+        #expect(shown["http_event_loops"] == "one per core")
+        #expect(shown["admin_listen"] == "same as listen")
+        #expect(shown["audit_retention_days"] == "for ever")
+        #expect(shown["migrations_dir"] == "found beside the binary")
+        #expect(shown["max_waiting_per_address"] == "64")
+        #expect(try Dictionary(uniqueKeysWithValues: Self.parse(["REGISTRY_MAX_WAITING_PER_ADDRESS": "0"]).redacted)[
+            "max_waiting_per_address"] == "no limit of its own")
+    }
+
+    /// Each secret setting with values that hide a secret in every spelling it accepts.
+    static let secretSamples: [String: [String]] = [
+        "DATABASE_URL": [
+            "postgresql://postgres:s3cret@127.0.0.1:5432/registry",
+            "postgresql://postgres@127.0.0.1:5432/registry?password=s3cret",
+            "host=127.0.0.1 dbname=registry user=postgres password=s3cret",
+            "host=127.0.0.1 dbname=registry user=postgres password = s3cret",
+            "host=127.0.0.1 dbname=registry user=postgres password='a s3cret'",
+            "postgresql://postgres:s3cret@[not a valid uri",
+        ]
+    ]
+
+    @Test func aSecretNeverAppearsInTheStartupLine() throws {
+        let secrets = Self.settings.filter(\.isSecret)
+        #expect(secrets.map(\.name) == ["DATABASE_URL"])
+        var checked = 0
+        for setting in secrets {
+            let samples = try #require(Self.secretSamples[setting.name], "a sample secret for \(setting.name)")
+            for sample in samples {
+                let configuration = try Self.parse([setting.name: sample])
+                let line = configuration.redacted.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+                #expect(!line.contains("s3cret"), "\(sample) shows as \(line)")
+                #expect(configuration.redacted.contains { $0.0 == setting.logField && !$0.1.isEmpty })
+                checked += 1
+            }
+        }
+        #expect(checked == 6)
+    }
+}
