@@ -6,13 +6,7 @@ import Registry
 extension RegistryAPI {
     /// For each route that needs a token, `METHOD /template` and the scope it needs.
     static var routeScopes: [(route: String, scope: TokenScope)] {
-        apiRoutes.filter(\.requiresToken).map { ($0.key, (permissions[$0.key] ?? unlistedRoutePermission).scope) }
-    }
-
-    /// Routes that need a token but have no entry in `permissions` (they fail closed); must be
-    /// empty.
-    static var routesWithoutPermission: [String] {
-        apiRoutes.filter { $0.requiresToken && permissions[$0.key] == nil }.map(\.key)
+        apiRoutes.compactMap { route in route.permission.map { (route.key, $0.scope) } }
     }
 
     /// The route templates served, as `METHOD /template`.

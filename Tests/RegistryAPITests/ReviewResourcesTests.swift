@@ -72,83 +72,106 @@ import Testing
         #expect(review.compared(unread)?.outline == CompatibilityOutline(document: try SchemaRules.validate(text)))
     }
 
-    /// The value a step answers with, following it right here: work runs on this thread, and a
-    /// queued step must already have been admitted or refused.
-    private static func value(_ step: Step) throws(RegistryError) -> Int? {
-        switch step {
-        case .respond(let response): return Int(String(decoding: response.body, as: UTF8.self))
-        case .work(let work): return try value(work())
-        case .later(let start):
-            let next = Mutex<Result<Step, RegistryError>?>(nil)
-            start { result in next.withLock { $0 = result } }
-            guard let result = next.withLock({ $0 }) else { return nil }
-            return try value(result.get())
-        case .wait: return nil
+    /// A permit taken by a task that holds it until `release` opens; `returned` opens once the
+    /// permit is back.
+    private struct Holder {
+        let release = Latch()
+        let returned = Latch()
+    }
+
+    private static func takePermit(_ gate: HeavyWorkGate) async -> Holder {
+        let holder = Holder()
+        let entered = Latch()
+        Task {
+            do {
+                try await gate.holding { () async throws(RegistryError) in
+                    entered.open()
+                    await holder.release.wait()
+                }
+            } catch {
+                Issue.record("a free permit is taken at once: \(error)")
+            }
+            holder.returned.open()
         }
+        await entered.wait()
+        return holder
     }
 
-    /// Admits a work answering 1 while a permit is free; running it returns the permit.
-    private static func takePermit(_ gate: HeavyWorkGate) throws -> Step.Work {
-        guard case .work(let holding) = try gate.admit({ Self.answer(1) }) else {
-            throw RegistryError.internal("a free permit admits the work for a handler thread")
-        }
-        return holding
+    /// Waits until `gate` has `count` requests queued.
+    private static func queued(_ gate: HeavyWorkGate, _ count: Int) async throws {
+        for _ in 0..<10_000 where gate.waiting != count { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(gate.waiting == count)
     }
 
-    private static func answer(_ number: Int) -> Step {
-        .respond(HTTPResponse(status: 200, body: Array(String(number).utf8)))
-    }
-
-    @Test func withEveryPermitTakenAndNoRoomToWaitTheNextHeavyRequestIsBusy() throws {
+    @Test func withEveryPermitTakenAndNoRoomToWaitTheNextHeavyRequestIsBusy() async throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 0)
-        let holding = try Self.takePermit(gate)
-        #expect(throws: HeavyWorkGate.busy) { try gate.admit { Self.answer(2) } }
+        let holder = await Self.takePermit(gate)
+        await #expect(throws: HeavyWorkGate.busy) { try await gate.holding { () async throws(RegistryError) in 2 } }
         let answer = ErrorResponse.make(HeavyWorkGate.busy)
         #expect(answer.status == 503)
         #expect(answer.headers.contains { $0.name == "Retry-After" })
-        #expect(try Self.value(gate.admit(heavy: false) { Self.answer(2) }) == 2)
-        #expect(try Self.value(holding()) == 1, "the permit comes back when the work ends")
-        #expect(try Self.value(gate.admit { Self.answer(3) }) == 3)
+        holder.release.open()
+        await holder.returned.wait()
+        #expect(try await gate.holding { () async throws(RegistryError) in 3 } == 3, "the permit comes back when the work ends")
     }
 
     /// A request that finds every permit taken is queued, holding no thread, and goes on with
     /// the permit the running work hands it when it ends; a newcomer does not overtake it.
-    @Test func aWaitingHeavyRequestRunsWhenAPermitIsReturned() throws {
+    @Test func aWaitingHeavyRequestRunsWhenAPermitIsReturned() async throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 1, maxWaitSeconds: 60)
-        let holding = try Self.takePermit(gate)
-        guard case .later(let start) = try gate.admit({ Self.answer(4) }) else {
-            Issue.record("with every permit taken, the request is queued")
-            return
+        let first = await Self.takePermit(gate)
+        let second = Holder()
+        let secondEntered = Latch()
+        let queuedFirst = Task { () throws(RegistryError) -> Int in
+            try await gate.holding { () async throws(RegistryError) -> Int in
+                secondEntered.open()
+                await second.release.wait()
+                return 4
+            }
         }
-        let next = Mutex<Result<Step, RegistryError>?>(nil)
-        start { result in next.withLock { $0 = result } }
-        #expect(next.withLock { $0 } == nil, "still waiting")
-        #expect(try Self.value(holding()) == 1)
-        let admitted = try #require(next.withLock { $0 })
-        guard case .later = try gate.admit({ Self.answer(5) }) else {
-            Issue.record("the permit went to the queued request: a newcomer waits")
-            return
-        }
-        #expect(try Self.value(admitted.get()) == 4)
-        #expect(try Self.value(gate.admit { Self.answer(6) }) == 6, "the permit is free again")
+        try await Self.queued(gate, 1)
+        first.release.open()
+        await secondEntered.wait()
+        #expect(gate.waiting == 0, "the returned permit went to the queued request")
+        let newcomer = Task { () throws(RegistryError) -> Int in try await gate.holding { () async throws(RegistryError) in 5 } }
+        try await Self.queued(gate, 1)
+        second.release.open()
+        #expect(try await queuedFirst.value == 4)
+        #expect(try await newcomer.value == 5)
+        #expect(try await gate.holding { () async throws(RegistryError) in 6 } == 6, "the permit is free again")
     }
 
-    @Test func aQueuedRequestIsBusyOnceItHasWaitedItsTime() throws {
+    @Test func aQueuedRequestIsBusyOnceItHasWaitedItsTime() async throws {
         let gate = HeavyWorkGate(permits: 1, maxWaiting: 1, maxWaitSeconds: 0.1)
-        let holding = try Self.takePermit(gate)
-        guard case .later(let start) = try gate.admit({ Self.answer(7) }) else {
-            Issue.record("with every permit taken, the request is queued")
-            return
+        let holder = await Self.takePermit(gate)
+        await #expect(throws: HeavyWorkGate.busy) { try await gate.holding { () async throws(RegistryError) in 7 } }
+        #expect(gate.waiting == 0)
+        holder.release.open()
+        await holder.returned.wait()
+        #expect(try await gate.holding { () async throws(RegistryError) in 8 } == 8, "the permit went back to the gate, not to the expired request")
+    }
+}
+
+/// Opens once; every waiter, before or after, goes on.
+final class Latch: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
         }
-        let refused = DispatchSemaphore(value: 0)
-        let next = Mutex<Result<Step, RegistryError>?>(nil)
-        start { result in
-            next.withLock { $0 = result }
-            refused.signal()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if isOpen { continuation.resume() }
         }
-        #expect(refused.wait(timeout: .now() + 10) == .success)
-        #expect(throws: HeavyWorkGate.busy) { try next.withLock { $0 }?.get() }
-        #expect(try Self.value(holding()) == 1, "the permit goes back to the gate, not to the expired request")
-        #expect(try Self.value(gate.admit { Self.answer(8) }) == 8)
     }
 }

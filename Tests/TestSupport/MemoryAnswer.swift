@@ -3,24 +3,33 @@ import RegistryAPI
 import Synchronization
 
 extension RegistryAPI {
-    /// The answer the request's task gives without waiting, as an event loop would send it
-    /// inside its callback; nil when it had to wait (for the store or a handler thread). What
-    /// follows the first wait never runs: handler-thread work is never started, and the task
-    /// is not resumed after a read.
+    /// The answer, given right here without a server: every read of the store completes on
+    /// this thread (there is no event loop), and work meant for a handler thread runs here too.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard let response = answerWithoutWaiting(request) else {
+            preconditionFailure("a request without a server waited: \(request.method) \(request.path)")
+        }
+        return response
+    }
+
+    /// The answer memory alone gives, as an event loop would send it inside its callback; nil
+    /// when the request needs the store or a handler thread. Neither is started: the request
+    /// is refused as if the server were stopping, so nothing is read or written.
     public func answerFromMemory(_ request: HTTPRequest) -> HTTPResponse? {
         var request = request
-        request.services = RequestServices(seat: nil, waitingRoom: nil, submit: { _ in true }, loopTakesWork: { true })
+        request.services = RequestServices(seat: nil, waitingRoom: nil, submit: { _ in false }, loopTakesWork: { false })
+        let response = answerWithoutWaiting(request)
+        guard let response else { return nil }
+        let refused = response.status == 503 && String(decoding: response.body, as: UTF8.self).contains("the server is shutting down")
+        return refused ? nil : response
+    }
+
+    private func answerWithoutWaiting(_ request: HTTPRequest) -> HTTPResponse? {
         let answer = Mutex<HTTPResponse?>(nil)
-        Task.immediate(executorPreference: NeverResuming.executor) { [request] in
+        Task.immediate { [request] in
             let response = await self.respond(request)
             answer.withLock { $0 = response }
         }
         return answer.withLock { $0 }
     }
-}
-
-/// An executor that drops every job: a task preferring it stops at its first wait.
-private final class NeverResuming: TaskExecutor {
-    static let executor = NeverResuming()
-    func enqueue(_ job: consuming ExecutorJob) {}
 }
