@@ -5,21 +5,22 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Requests parked in the waiting room hold no handler thread and outlive the connection
-/// timeout; a wake decides again on the connection's event loop.
+/// Requests waiting in the waiting room (`RequestServices.wait`) hold no handler thread and
+/// outlive the connection timeout; a wake resumes their task on the connection's event loop.
 @Suite struct ParkedRequestTests {
-    /// One handler thread, a one-second connection timeout; `/wait` parks under key `k`.
-    private func server(_ room: WaitingRoom) throws -> HTTPServer {
+    /// One handler thread, a one-second connection timeout; `/wait` takes its ticket on a
+    /// handler thread, then waits under key `k`; anything else answers on a handler thread.
+    private func server(_ room: WaitingRoom, connectionTimeoutSeconds: Int = 1) throws -> HTTPServer {
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(workers: 1, connectionTimeoutSeconds: 1),
-            decide: { request in
-                .work {
-                    guard request.path == "/wait" else { return .respond(HTTPResponse(status: 200, body: Array("now".utf8))) }
-                    return .wait(
-                        WaitRequest(ticket: room.ticket("k"), deadline: .now + .seconds(30)) { reason in
-                            .respond(HTTPResponse(status: 200, body: Array("woken: \(reason)".utf8)))
-                        })
+            configuration: HTTPServerConfiguration(workers: 1, connectionTimeoutSeconds: connectionTimeoutSeconds),
+            respond: { request in
+                let services = request.services!
+                guard request.path == "/wait" else {
+                    return await services.work { HTTPResponse(status: 200, body: Array("now".utf8)) } ?? HTTPResponse(status: 503)
                 }
+                guard let ticket = await services.work({ room.ticket("k") }) else { return HTTPResponse(status: 503) }
+                let reason = await services.wait(ticket, until: .now + .seconds(30))
+                return HTTPResponse(status: 200, body: Array("woken: \(reason)".utf8))
             },
             waitingRoom: room,
             rejection: { _ in HTTPResponse(status: 503) })
@@ -50,6 +51,32 @@ import TestSupport
         #expect(room.count == 0)
     }
 
+    /// With a single handler thread, fifty long waits at once still leave it free: a plain
+    /// request is answered meanwhile, and every waiter answers when woken.
+    @Test func manyWaitingRequestsHoldNoHandlerThread() throws {
+        let room = WaitingRoom(capacity: 50)
+        let server = try server(room, connectionTimeoutSeconds: 30)
+        defer { server.stop(graceSeconds: 1) }
+        var connections: [RawHTTPConnection] = []
+        for _ in 0..<50 {
+            let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 20)
+            try connection.write(RawHTTPRequest(target: "/wait").encoded(closeConnection: true))
+            connections.append(connection)
+        }
+        #expect(waitUntil(timeoutSeconds: 10) { room.count == 50 })
+        for _ in 0..<3 {
+            #expect(try RawHTTPClient.send(port: server.port, target: "/now").bodyText == "now")
+        }
+        #expect(room.count == 50, "the waiters were not woken to make room")
+        room.wake("k")
+        var woken = 0
+        for connection in connections {
+            if try connection.readResponse().bodyText == "woken: notified" { woken += 1 }
+        }
+        #expect(woken == 50)
+        #expect(room.count == 0)
+    }
+
     @Test func stoppingTheServerAnswersParkedRequestsAtOnce() throws {
         let room = WaitingRoom(capacity: 10)
         let server = try server(room)
@@ -62,29 +89,28 @@ import TestSupport
         #expect(response.bodyText == "woken: answerNow")
     }
 
-    /// Parked straight from the loop (`/wait`), a request woken by `wake` decides again on its
-    /// connection's own event loop and can start a read there: it answers while the only
+    /// Waiting straight from the loop (`/wait`), a request woken by `wake` goes on on its
+    /// connection's own event loop and can await a read there: it answers while the only
     /// handler thread is held (`/block`).
     @Test func aWokenRequestGoesOnOnItsConnectionsEventLoopWithoutAHandlerThread() throws {
         let room = WaitingRoom(capacity: 10)
         let gate = Gate()
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: 1, eventLoops: 2),
-            decide: { request in
+            respond: { request in
                 if request.path == "/block" {
-                    return .work {
+                    return await request.services!.work {
                         gate.pass()
-                        return .respond(HTTPResponse(status: 200))
-                    }
+                        return HTTPResponse(status: 200)
+                    } ?? HTTPResponse(status: 503)
                 }
                 let parkedOn = EventLoop.current
-                return .wait(
-                    WaitRequest(ticket: room.ticket("k"), deadline: .now + .seconds(30)) { reason in
-                        let sameLoop = parkedOn != nil && EventLoop.current === parkedOn
-                        return .later { completion in
-                            completion(.respond(HTTPResponse(status: 200, body: Array("\(reason) on its loop: \(sameLoop)".utf8))))
-                        }
-                    })
+                let reason = await request.services!.wait(room.ticket("k"), until: .now + .seconds(30))
+                let sameLoop = parkedOn != nil && EventLoop.current === parkedOn
+                // A read the loop completes at once.
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in continuation.resume() }
+                let stillOnIt = EventLoop.current === parkedOn
+                return HTTPResponse(status: 200, body: Array("\(reason) on its loop: \(sameLoop && stillOnIt)".utf8))
             },
             waitingRoom: room,
             rejection: { _ in HTTPResponse(status: 503) })
@@ -111,18 +137,23 @@ import TestSupport
         #expect(blocked.status() == 200)
     }
 
-    /// Woken to answer now, a request that would park again (directly, or after a read) gets
-    /// the shutting-down rejection instead, so a stopping server never waits for it.
-    @Test func aRequestWokenToAnswerNowNeverParksAgain() throws {
+    /// Woken to answer now, a request that would wait again (directly, or after a read) is
+    /// answered `.answerNow` at once, so a stopping server never waits for it.
+    @Test func aRequestWokenToAnswerNowGetsAnswerNowAgainAtOnce() throws {
         let room = WaitingRoom(capacity: 10)
-        @Sendable func parking(_ path: String) -> WaitRequest {
-            WaitRequest(ticket: room.ticket("k"), deadline: .now + .seconds(30)) { _ in
-                path == "/wait-again" ? .wait(parking(path)) : .later { completion in completion(.wait(parking(path))) }
-            }
-        }
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: 1),
-            decide: { request in .wait(parking(request.path)) },
+            respond: { request in
+                let services = request.services!
+                let first = await services.wait(room.ticket("k"), until: .now + .seconds(30))
+                if request.path == "/read-then-wait" {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        Thread.detachNewThread { continuation.resume() }
+                    }
+                }
+                let again = await services.wait(room.ticket("k"), until: .now + .seconds(30))
+                return HTTPResponse(status: 200, body: Array("\(first) then \(again)".utf8))
+            },
             waitingRoom: room,
             rejection: { _ in HTTPResponse(status: 503, body: Array("shutting down".utf8)) })
         try server.start()
@@ -139,8 +170,9 @@ import TestSupport
         stopping.start()
         for connection in connections {
             let response = try connection.readResponse()
-            #expect(response.status == 503 && response.bodyText == "shutting down")
+            #expect(response.status == 200 && response.bodyText == "answerNow then answerNow", "\(response.bodyText)")
         }
         #expect(ContinuousClock.now - began < .seconds(10))
+        #expect(room.count == 0)
     }
 }

@@ -8,8 +8,9 @@ final class TestServer: Sendable {
     let server: HTTPServer
     var port: Int { server.port }
 
-    /// Echoes the request as text lines; `delay` simulates a handler blocked on the database.
-    /// `inline` answers on the event loop when it returns a response.
+    /// Echoes the request as text lines on a handler thread; `delay` simulates a handler
+    /// blocked on the database. `inline` answers without awaiting (inside the event loop's
+    /// callback) when it returns a response.
     init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(workers: 2),
         delay: Duration = .zero,
@@ -25,23 +26,25 @@ final class TestServer: Sendable {
         }
         server = HTTPServer(
             configuration: configuration,
-            decide: { request in
-                if let response = inline(request) { return .respond(response) }
-                return .work { .respond(blocking(request)) }
+            respond: { request in
+                if let response = inline(request) { return response }
+                return await request.services!.work { blocking(request) } ?? Self.rejection(.shuttingDown)
             },
             waitingRoom: WaitingRoom(capacity: 0),
-            rejection: { rejection in
-                switch rejection {
-                case .bodyTooLarge(let limit):
-                    return HTTPResponse(status: 413, body: Array("too large, limit \(limit)".utf8))
-                case .invalidRequestTarget(let reason):
-                    return HTTPResponse(status: 400, body: Array("invalid: \(reason)".utf8))
-                case .shuttingDown:
-                    return HTTPResponse(status: 503, body: Array("shutting down".utf8))
-                }
-            })
+            rejection: Self.rejection)
         self.recorder = recorder
         try server.start()
+    }
+
+    static func rejection(_ rejection: HTTPRejection) -> HTTPResponse {
+        switch rejection {
+        case .bodyTooLarge(let limit):
+            return HTTPResponse(status: 413, body: Array("too large, limit \(limit)".utf8))
+        case .invalidRequestTarget(let reason):
+            return HTTPResponse(status: 400, body: Array("invalid: \(reason)".utf8))
+        case .shuttingDown:
+            return HTTPResponse(status: 503, body: Array("shutting down".utf8))
+        }
     }
 
     private let recorder: Recorder

@@ -11,8 +11,8 @@ import TestSupport
 /// under the connections, refused before they wait, and the refused give their connection back,
 /// so other clients' short requests are still served.
 @Suite struct WaitingBudgetTests {
-    /// `/wait` parks (its refusal is a 503 with `Retry-After`); anything else answers at once on
-    /// the loop, or on a handler thread for `/work`. Records each `/wait`'s event loop and
+    /// `/wait` waits in the room (its refusal is a 503 with `Retry-After` that closes the
+    /// connection); anything else answers at once on the loop, or on a handler thread for `/work`. Records each `/wait`'s event loop and
     /// whether it parked.
     private final class WaitServer: Sendable {
         let server: HTTPServer
@@ -29,23 +29,25 @@ import TestSupport
             let tally = tally
             server = HTTPServer(
                 configuration: configuration,
-                decide: { request in
+                respond: { request in
                     switch request.path {
                     case "/wait":
                         let loop = ObjectIdentifier(EventLoop.current!)
                         tally.perLoop.withLock { $0[loop, default: (0, 0)].arrived += 1 }
-                        return .wait(
-                            WaitRequest(ticket: room.ticket("k"), deadline: .now + .seconds(60)) { reason in
-                                guard reason == .full else { return .respond(HTTPResponse(status: 200, body: Array("\(reason)".utf8))) }
-                                tally.perLoop.withLock { $0[loop, default: (0, 0)].refused += 1 }
-                                return .respond(HTTPResponse(status: 503, headers: [("Retry-After", "1")], body: Array("full".utf8)))
-                            })
+                        let reason = await request.services!.wait(room.ticket("k"), until: .now + .seconds(60))
+                        guard reason == .full else { return HTTPResponse(status: 200, body: Array("\(reason)".utf8)) }
+                        tally.perLoop.withLock { $0[loop, default: (0, 0)].refused += 1 }
+                        // The refusal gives its connection back: the budget is there to keep connections free.
+                        return HTTPResponse(
+                            status: 503, headers: [("Retry-After", "1")], body: Array("full".utf8), closesConnection: true)
                     case "/ask":
                         // What an application checks before any work for a request that would wait.
                         let seat = room.hasSeat(for: request)
-                        return .respond(HTTPResponse(status: seat ? 200 : 503, body: Array("seat: \(seat)".utf8), closesConnection: !seat))
-                    case "/work": return .work { .respond(HTTPResponse(status: 200, body: Array("work".utf8))) }
-                    default: return .respond(HTTPResponse(status: 200, body: Array("now".utf8)))
+                        return HTTPResponse(status: seat ? 200 : 503, body: Array("seat: \(seat)".utf8), closesConnection: !seat)
+                    case "/work":
+                        return await request.services!.work { HTTPResponse(status: 200, body: Array("work".utf8)) }
+                            ?? HTTPResponse(status: 503)
+                    default: return HTTPResponse(status: 200, body: Array("now".utf8))
                     }
                 },
                 waitingRoom: room,
@@ -171,7 +173,7 @@ import TestSupport
         ]
         for (configuration, room, named) in cases {
             let server = HTTPServer(
-                configuration: configuration, decide: { _ in .respond(HTTPResponse(status: 200)) }, waitingRoom: room,
+                configuration: configuration, respond: { _ in HTTPResponse(status: 200) }, waitingRoom: room,
                 rejection: { _ in HTTPResponse(status: 503) })
             #expect {
                 try server.start()
@@ -182,7 +184,7 @@ import TestSupport
         // At half, and without a per-address limit of its own, it starts.
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(connectionLimit: 40, connectionLimitPerAddress: 16),
-            decide: { _ in .respond(HTTPResponse(status: 200)) }, waitingRoom: WaitingRoom(capacity: 20), rejection: { _ in HTTPResponse(status: 503) })
+            respond: { _ in HTTPResponse(status: 200) }, waitingRoom: WaitingRoom(capacity: 20), rejection: { _ in HTTPResponse(status: 503) })
         try server.start()
         server.stop(graceSeconds: 0)
     }

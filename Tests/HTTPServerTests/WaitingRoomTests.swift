@@ -28,14 +28,18 @@ import Glibc
         var soFar: [WakeReason] { reasons.withLock { $0 } }
     }
 
-    private func request(_ room: WaitingRoom, _ key: String, ticket: WaitingRoom.Ticket? = nil, seconds: Int = 60) -> WaitRequest {
-        WaitRequest(ticket: ticket ?? room.ticket(key), deadline: .now + .seconds(seconds)) { _ in .respond(HTTPResponse(status: 200)) }
+    /// Parks under `key` (with a ticket taken now unless given) until `seconds` from now.
+    private func park(
+        _ room: WaitingRoom, _ key: String, ticket: WaitingRoom.Ticket? = nil, seconds: Int = 60, seat: WaitingRoom.Seat? = nil,
+        wake: @escaping @Sendable (WakeReason) -> Void
+    ) {
+        room.park(ticket ?? room.ticket(key), until: .now + .seconds(seconds), seat: seat, wake: wake)
     }
 
     @Test func aWakeOfItsKeyWakesAParkedRequestAndOtherKeysDoNot() {
         let room = WaitingRoom(capacity: 10)
         let mine = Wakes()
-        room.park(request(room, "feed|1"), wake: mine.callback)
+        park(room, "feed|1", wake: mine.callback)
         room.wake("feed|2")
         #expect(mine.soFar.isEmpty)
         #expect(room.count == 1)
@@ -49,7 +53,7 @@ import Glibc
         let ticket = room.ticket("feed|1")
         room.wake("feed|1")
         let wakes = Wakes()
-        room.park(request(room, "feed|1", ticket: ticket), wake: wakes.callback)
+        park(room, "feed|1", ticket: ticket, wake: wakes.callback)
         #expect(wakes.wait() == [.notified])
         #expect(room.count == 0)
     }
@@ -58,8 +62,8 @@ import Glibc
         let room = WaitingRoom(capacity: 1)
         let first = Wakes()
         let second = Wakes()
-        room.park(request(room, "feed|1"), wake: first.callback)
-        room.park(request(room, "feed|1"), wake: second.callback)
+        park(room, "feed|1", wake: first.callback)
+        park(room, "feed|1", wake: second.callback)
         #expect(second.wait() == [.full])
         #expect(first.soFar.isEmpty)
     }
@@ -89,12 +93,12 @@ import Glibc
         let room = WaitingRoom(capacity: 10, capacityPerAddress: 2)
         let loop = Loop()
         let parked = (0..<2).map { _ in Wakes() }
-        for wakes in parked { room.park(request(room, "feed|1"), seat: seat("127.0.0.2", on: loop), wake: wakes.callback) }
+        for wakes in parked { park(room, "feed|1", seat: seat("127.0.0.2", on: loop), wake: wakes.callback) }
         let refused = Wakes()
-        room.park(request(room, "feed|1"), seat: seat("127.0.0.2", on: loop), wake: refused.callback)
+        park(room, "feed|1", seat: seat("127.0.0.2", on: loop), wake: refused.callback)
         #expect(refused.wait() == [.full])
         let other = Wakes()
-        room.park(request(room, "feed|1"), seat: seat("127.0.0.3", on: loop), wake: other.callback)
+        park(room, "feed|1", seat: seat("127.0.0.3", on: loop), wake: other.callback)
         #expect(room.count == 3)
         #expect(room.count(from: Self.address("127.0.0.2")) == 2 && room.count(from: Self.address("127.0.0.3")) == 1)
         #expect(parked.allSatisfy(\.soFar.isEmpty) && other.soFar.isEmpty)
@@ -106,15 +110,15 @@ import Glibc
         let room = WaitingRoom(capacity: 10)
         let (first, second) = (Loop(), Loop())
         for index in 0..<3 {
-            room.park(request(room, "feed|1"), seat: seat("127.0.0.\(2 + index)", on: first, loopLimit: 3), wake: Wakes().callback)
+            park(room, "feed|1", seat: seat("127.0.0.\(2 + index)", on: first, loopLimit: 3), wake: Wakes().callback)
         }
         let refused = Wakes()
-        room.park(request(room, "feed|1"), seat: seat("127.0.0.9", on: first, loopLimit: 3), wake: refused.callback)
+        park(room, "feed|1", seat: seat("127.0.0.9", on: first, loopLimit: 3), wake: refused.callback)
         #expect(refused.wait() == [.full])
-        room.park(request(room, "feed|1"), seat: seat("127.0.0.9", on: second, loopLimit: 3), wake: Wakes().callback)
+        park(room, "feed|1", seat: seat("127.0.0.9", on: second, loopLimit: 3), wake: Wakes().callback)
         #expect(room.count == 4)
         // One address's share of one loop.
-        room.park(request(room, "feed|2"), seat: seat("127.0.0.9", on: second, addressLoopLimit: 1), wake: refused.callback)
+        park(room, "feed|2", seat: seat("127.0.0.9", on: second, addressLoopLimit: 1), wake: refused.callback)
         #expect(refused.wait() == [.full, .full])
         #expect(room.count == 4)
     }
@@ -127,15 +131,13 @@ import Glibc
         let client = Self.address("127.0.0.2")
         for leave in ["wake", "deadline"] {
             let wakes = Wakes()
-            room.park(
-                request(room, "feed|1", seconds: leave == "deadline" ? 0 : 60), seat: seat("127.0.0.2", on: loop),
-                wake: wakes.callback)
+            park(room, "feed|1", seconds: leave == "deadline" ? 0 : 60, seat: seat("127.0.0.2", on: loop), wake: wakes.callback)
             if leave == "wake" { room.wake("feed|1") }
             #expect(wakes.wait() == [leave == "wake" ? .notified : .deadline], "\(leave)")
             #expect(room.count(from: client) == 0, "\(leave)")
         }
         let last = Wakes()
-        room.park(request(room, "feed|1"), seat: seat("127.0.0.2", on: loop), wake: last.callback)
+        park(room, "feed|1", seat: seat("127.0.0.2", on: loop), wake: last.callback)
         #expect(room.count(from: client) == 1)
         room.stop()
         #expect(last.wait() == [.answerNow])
@@ -149,7 +151,7 @@ import Glibc
         let room = WaitingRoom(capacity: 1)
         let request = HTTPRequest(method: "GET", path: "/api/changes")
         #expect(room.hasSeat(for: request))
-        room.park(self.request(room, "feed|1"), seat: seat("127.0.0.2", on: Loop()), wake: Wakes().callback)
+        park(room, "feed|1", seat: seat("127.0.0.2", on: Loop()), wake: Wakes().callback)
         #expect(!room.hasSeat(for: request))
         room.stop()
         #expect(room.hasSeat(for: request))
@@ -159,14 +161,28 @@ import Glibc
         let room = WaitingRoom(capacity: 10)
         let short = Wakes()
         let long = Wakes()
-        room.park(request(room, "feed|1", seconds: 0), wake: short.callback)
-        room.park(request(room, "feed|1", seconds: 60), wake: long.callback)
+        park(room, "feed|1", seconds: 0, wake: short.callback)
+        park(room, "feed|1", seconds: 60, wake: long.callback)
         #expect(short.wait() == [.deadline])
         #expect(long.soFar.isEmpty)
         room.stop()
         #expect(long.wait() == [.answerNow])
         let late = Wakes()
-        room.park(request(room, "feed|1"), wake: late.callback)
+        park(room, "feed|1", wake: late.callback)
         #expect(late.wait() == [.answerNow])
+    }
+
+    /// The awaited form ends with the reason the callback form gets: a wake of its key (before
+    /// or after it parked: the ticket was taken first), and once the room stops, `.answerNow`
+    /// at once.
+    @Test func anAwaitedWaitEndsWithItsWakeReason() async {
+        let room = WaitingRoom(capacity: 10)
+        let ticket = room.ticket("feed|1")
+        let waiting = Task { await room.wait(ticket, until: .now + .seconds(60)) }
+        room.wake("feed|1")
+        #expect(await waiting.value == .notified)
+        #expect(room.count == 0)
+        room.stop()
+        #expect(await room.wait(room.ticket("feed|1"), until: .now + .seconds(60)) == .answerNow)
     }
 }
