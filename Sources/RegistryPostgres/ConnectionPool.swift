@@ -103,6 +103,10 @@ public final class ConnectionPool: Sendable {
     /// Counted by every loop's `LoopSessions`, read by `loopStats`.
     let loopFigures = LoopFigures()
 
+    /// Set by every commit through this pool that wrote the change feed; this process's
+    /// `ChangeFollower` tells the other replicas.
+    let changeHints = ChangeHints()
+
     /// Remembers why an event loop could not open a session, for `lastFailure`.
     func noteConnectFailure(_ error: PGError) {
         lock.withLock { state, _ in state.lastFailure = error }
