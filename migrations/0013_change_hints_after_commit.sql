@@ -30,5 +30,6 @@ DROP FUNCTION registry_notify_schema_published();
 DROP TRIGGER schema_versions_notify_deleted ON schema_versions;
 DROP FUNCTION registry_notify_schema_deleted();
 
--- Replicas follow the events of every application at once, in feed order.
+-- Each replica reads the events of the transactions its previous read's snapshot did not see
+-- (the ones it listed as running and every later one), by xid.
 CREATE INDEX change_events_order ON change_events (xid, id);

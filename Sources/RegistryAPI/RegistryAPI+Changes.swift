@@ -6,13 +6,13 @@ import Registry
 /// after its commit: this is how the others learn it.
 extension RegistryAPI {
     /// Forgets what each change makes stale, and wakes the waiting readers of each application
-    /// with a final change (one they can now read; an earlier report of the same change only
-    /// forgets).
+    /// that changed. A reader may find its change not handed out yet (an older transaction is
+    /// still running): it then looks again shortly, as after any read.
     public func apply(_ changes: [CommittedChange]) {
         var woken: Set<Int64> = []
         for change in changes {
             caches.forget(change)
-            if change.isFinal, woken.insert(change.applicationID).inserted {
+            if woken.insert(change.applicationID).inserted {
                 waitingRoom.wake("\(ChangeHandlers.wakeKeyPrefix)\(change.applicationID)")
             }
         }

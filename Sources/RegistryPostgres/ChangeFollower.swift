@@ -10,21 +10,20 @@ import Synchronization
 ///   session, at most one per `hintSpacing` for all the changes committed meanwhile;
 /// - every `fallbackInterval` without one, for changes that send no hint (psql, an import, a
 ///   replica that stopped between its commit and its hint) and for sessions where `LISTEN` is
-///   refused (a hot standby);
-/// - every `heldRetry` while committed events wait for an older transaction, whose end sends
-///   no hint when it changed nothing.
+///   refused (a hot standby).
 ///
-/// Each read reports the committed changes after the follower's position to `onChanges`. The
-/// token notifications of migrations 0003 and 0005 go to `onTokenChange`; a payload it does not
-/// know, and every (re)connection, to `onRestart`, which must forget everything cached: what
-/// changed while it was disconnected is not known.
+/// Each read reports to `onChanges` the changes committed since the previous read, each once,
+/// in whatever order their transactions commit (`FeedPosition`), so caches never wait for an
+/// unrelated older transaction. The token notifications of migrations 0003 and 0005 go to
+/// `onTokenChange`. A payload it does not know, more than `pageSize` changes since the last
+/// read, and every (re)connection go to `onRestart`, which must forget everything cached: what
+/// changed is not known, or too much to read.
 public final class ChangeFollower: Sendable {
     /// How long a change made without a hint may take to reach this replica.
     public static let fallbackInterval = Duration.seconds(1)
     /// Hints are coalesced to at most one per this long per replica: each makes every
     /// replica read the feed.
     static let hintSpacing = Duration.milliseconds(5)
-    static let heldRetry = Duration.milliseconds(100)
     static let pageSize = 1000
     static let channel = "registry_changes"
 
@@ -92,8 +91,8 @@ public final class ChangeFollower: Sendable {
             }
             if readNow || clock.now >= nextRead {
                 readNow = false
-                let held = try catchUp(from: &position, on: connection)
-                nextRead = clock.now + (held ? min(Self.heldRetry, fallbackInterval) : fallbackInterval)
+                try catchUp(from: &position, on: connection)
+                nextRead = clock.now + fallbackInterval
             }
             let wakeAt = hints.isOwed ? min(nextRead, lastHint + Self.hintSpacing) : nextRead
             let payloads = try connection.notifications(
@@ -119,14 +118,14 @@ public final class ChangeFollower: Sendable {
         }
     }
 
-    /// Reads until a page is not full, reporting each page's changes; true when committed
-    /// events wait for an older transaction.
-    private func catchUp(from position: inout FeedPosition, on connection: PGConnection) throws -> Bool {
-        while true {
-            let page = try PostgresSchemaStore.followRead(after: position, limit: Self.pageSize).run(on: connection)
-            position = page.position
-            if !page.changes.isEmpty { onChanges(page.changes) }
-            if !page.full { return page.held }
+    /// Reports the changes committed since `position` and moves it to now.
+    private func catchUp(from position: inout FeedPosition, on connection: PGConnection) throws {
+        let page = try PostgresSchemaStore.followRead(after: position, limit: Self.pageSize).run(on: connection)
+        position = page.position
+        if page.overflowed {
+            onRestart()
+        } else if !page.changes.isEmpty {
+            onChanges(page.changes)
         }
     }
 

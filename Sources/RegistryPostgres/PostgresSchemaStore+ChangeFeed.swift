@@ -71,76 +71,53 @@ extension PostgresSchemaStore {
     static let changeHorizon = PGStatement(file: "feed_change_horizon")
 }
 
-/// Where a replica following the feed of every application is (`ChangeFollower`): the cursor
-/// of the final events it has read, and the largest event id it has seen, final or not.
+/// Where a replica following the feed of every application is (`ChangeFollower`): the
+/// snapshot of its last read, as PostgreSQL writes it (`xmin:xmax:xip,…`). The events that
+/// became visible since are exactly those of transactions that snapshot did not see: the ones
+/// it lists as running and every later one. So a read skips nothing and repeats nothing,
+/// whatever order transactions commit in, and needs no horizon.
 struct FeedPosition: Sendable, Equatable {
-    var final: ChangeCursor
-    var seenID: Int64
+    let snapshot: String
 }
 
 /// One read of the feed of every application.
 struct FollowedPage: Sendable {
-    /// Final events after the position in feed order, then committed events past the horizon
-    /// with an id above every id seen (reported early, and again once final).
+    /// The events committed since the position, in feed order.
     var changes: [CommittedChange]
     var position: FeedPosition
-    /// A part came back full: read again at once.
-    var full: Bool
-    /// Committed events wait only for older transactions to end: read again shortly.
-    var held: Bool
+    /// More than the limit were committed since the position: their events were not read,
+    /// and the follower forgets everything instead.
+    var overflowed: Bool
 }
 
 extension PostgresSchemaStore {
-    /// Now: the horizon, and the largest id, so nothing committed earlier is reported (a
-    /// follower starts with empty caches).
+    /// Now: nothing committed earlier is reported (a follower starts with empty caches).
     static func followStart() -> StoreStatement<FeedPosition> {
         StoreStatement(statement: followStartRead, parameters: []) { result in
-            guard let row = result.rows.first, let xid = UInt64(try row.string(0)) else { throw RegistryError.internal() }
-            return FeedPosition(final: ChangeCursor(xid: xid, id: 0), seenID: try row.int64(1))
+            guard let row = result.rows.first else { throw RegistryError.internal() }
+            return FeedPosition(snapshot: try row.string(0))
         }
     }
 
-    /// The events of every application after `position`, at most `limit` final and `limit`
-    /// early ones. Once the final part is not full every final event has been read, so the
-    /// cursor moves up to the horizon: the next read's index scan starts there.
+    /// The events committed since `position`, at most `limit` of them.
     static func followRead(after position: FeedPosition, limit: Int) -> StoreStatement<FollowedPage> {
-        StoreStatement(statement: follow, parameters: [String(position.final.xid), position.final.id, position.seenID, limit]) {
-            result in
-            var page = FollowedPage(changes: [], position: position, full: false, held: false)
-            var finals = 0
-            var earlies = 0
-            var horizon: UInt64?
+        StoreStatement(statement: follow, parameters: [position.snapshot, limit + 1]) { result in
+            var changes: [CommittedChange] = []
+            var snapshot: String?
             for row in result.rows {
-                let role = try row.string(0)
-                guard let xid = UInt64(try row.string(1)) else { throw RegistryError.internal() }
-                switch role {
-                case "horizon", "held":
-                    horizon = xid
-                    page.held = role == "held"
-                case "final", "early":
-                    let id = try row.int64(2)
-                    guard let kind = ChangeKind(rawValue: try row.string(4)) else { throw RegistryError.internal() }
-                    let isFinal = role == "final"
-                    if isFinal {
-                        finals += 1
-                        let cursor = ChangeCursor(xid: xid, id: id)
-                        if (cursor.xid, cursor.id) > (page.position.final.xid, page.position.final.id) { page.position.final = cursor }
-                    } else {
-                        earlies += 1
-                    }
-                    page.position.seenID = max(page.position.seenID, id)
-                    page.changes.append(
-                        CommittedChange(
-                            applicationID: try row.int64(3), kind: kind, attributesType: try row.optionalString(5),
-                            version: try row.optionalString(6).flatMap { Int32($0) }, isFinal: isFinal))
-                default:
-                    throw RegistryError.internal()
+                if let taken = try row.optionalString(0) {
+                    snapshot = taken
+                    continue
                 }
+                guard let kind = ChangeKind(rawValue: try row.string(3)) else { throw RegistryError.internal() }
+                changes.append(
+                    CommittedChange(
+                        applicationID: try row.int64(2), kind: kind, attributesType: try row.optionalString(4),
+                        version: try row.optionalString(5).flatMap { Int32($0) }))
             }
-            guard let horizon else { throw RegistryError.internal() }
-            page.full = finals >= limit || earlies >= limit
-            if finals < limit && horizon > page.position.final.xid { page.position.final = ChangeCursor(xid: horizon, id: 0) }
-            return page
+            guard let snapshot else { throw RegistryError.internal() }
+            let overflowed = changes.count > limit
+            return FollowedPage(changes: overflowed ? [] : changes, position: FeedPosition(snapshot: snapshot), overflowed: overflowed)
         }
     }
 
@@ -151,7 +128,7 @@ extension PostgresSchemaStore {
 
     static let followStartRead = PGStatement(file: "feed_follow_start")
 
-    /// The final events after a cursor of every application, the early ones above an id, and
-    /// the horizon, in one statement (one snapshot).
+    /// The events of transactions the position's snapshot did not see but the statement's does,
+    /// and the statement's snapshot, in one statement.
     static let follow = PGStatement(file: "feed_follow")
 }

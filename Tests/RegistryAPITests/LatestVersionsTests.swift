@@ -15,13 +15,11 @@ import Testing
         let other = LatestVersions.Key(applicationID: 7, attributesType: "Taxi")
         let elsewhere = LatestVersions.Key(applicationID: 8, attributesType: "Flight:Attributes")
         for (kind, version) in [(ChangeKind.published, Int32(3)), (.deleted, 2)] {
-            for isFinal in [false, true] {
-                for key in [colon, other, elsewhere] { caches.latest.remember(5, for: key, readAt: caches.latest.generation(key)) }
-                caches.forget(CommittedChange(applicationID: 7, kind: kind, attributesType: "Flight:Attributes", version: version, isFinal: isFinal))
-                #expect(caches.latest.version(colon) == nil, "\(kind) \(isFinal)")
-                #expect(caches.latest.version(other) == 5, "\(kind) \(isFinal)")
-                #expect(caches.latest.version(elsewhere) == 5, "\(kind) \(isFinal)")
-            }
+            for key in [colon, other, elsewhere] { caches.latest.remember(5, for: key, readAt: caches.latest.generation(key)) }
+            caches.forget(CommittedChange(applicationID: 7, kind: kind, attributesType: "Flight:Attributes", version: version))
+            #expect(caches.latest.version(colon) == nil, "\(kind)")
+            #expect(caches.latest.version(other) == 5, "\(kind)")
+            #expect(caches.latest.version(elsewhere) == 5, "\(kind)")
         }
     }
 
@@ -31,7 +29,7 @@ import Testing
         let key = LatestVersions.Key(applicationID: 7, attributesType: "Governed")
         caches.latest.remember(4, for: key, readAt: caches.latest.generation(key))
         for type in [nil, "Governed"] {
-            caches.forget(CommittedChange(applicationID: 7, kind: .policyChanged, attributesType: type, version: nil, isFinal: true))
+            caches.forget(CommittedChange(applicationID: 7, kind: .policyChanged, attributesType: type, version: nil))
         }
         #expect(caches.latest.version(key) == 4)
     }
@@ -72,9 +70,9 @@ import Testing
         let api = RegistryAPI(store: nil, caching: CacheSettings(responseBytes: 1 << 20))
         let key = LatestVersions.Key(applicationID: 1, attributesType: "Kept")
         api.caches.latest.remember(3, for: key, readAt: api.caches.latest.generation(key))
-        api.apply([CommittedChange(applicationID: 2, kind: .published, attributesType: "Kept", version: 1, isFinal: true)])
+        api.apply([CommittedChange(applicationID: 2, kind: .published, attributesType: "Kept", version: 1)])
         #expect(api.caches.latest.version(key) == 3)
-        api.apply([CommittedChange(applicationID: 1, kind: .published, attributesType: "Kept", version: 4, isFinal: false)])
+        api.apply([CommittedChange(applicationID: 1, kind: .published, attributesType: "Kept", version: 4)])
         #expect(api.caches.latest.version(key) == nil)
     }
 }

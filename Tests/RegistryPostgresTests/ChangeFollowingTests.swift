@@ -60,52 +60,49 @@ import TestSupport
         #expect(ChangeFollower.Notice("") == .unknown)
     }
 
-    /// An event committed after an older transaction that is still open is reported at once,
-    /// but not final; once the older one commits both are final, in feed order, and the early
-    /// one is not reported early again.
-    @Test func aChangeIsReportedEarlyAndAgainOnceFinalInFeedOrder() throws {
+    /// Transactions commit in any order: an event committed after a newer one is reported when
+    /// it commits, once, and the newer one was reported at once, without waiting for it.
+    @Test func eachChangeIsReportedOnceWhenItCommitsWhateverTheOrder() throws {
         let f = try Fixture()
         let start = try f.pool.withConnection { try PostgresSchemaStore.followStart().run(on: $0) }
-        func read(_ position: FeedPosition) throws -> FollowedPage {
-            try f.pool.withConnection { try PostgresSchemaStore.followRead(after: position, limit: 100).run(on: $0) }
+        func read(_ position: FeedPosition, limit: Int = 100) throws -> FollowedPage {
+            try f.pool.withConnection { try PostgresSchemaStore.followRead(after: position, limit: limit).run(on: $0) }
+        }
+        let change = { (kind: ChangeKind, type: String?, version: Int32?) in
+            CommittedChange(applicationID: f.application.id, kind: kind, attributesType: type, version: version)
         }
         let older = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         _ = try older.simpleQuery("BEGIN")
         _ = try older.simpleQuery("SELECT registry_record_change(\(f.application.id), 'policy_changed', NULL, NULL)")
         try f.publish("Newer")
 
-        let early = try read(start)
-        let change = { (kind: ChangeKind, type: String?, version: Int32?, isFinal: Bool) in
-            CommittedChange(applicationID: f.application.id, kind: kind, attributesType: type, version: version, isFinal: isFinal)
-        }
-        #expect(early.changes == [change(.published, "Newer", 1, false)])
-        #expect(early.held && !early.full)
-        let again = try read(early.position)
-        #expect(again.changes.isEmpty, "an early change is reported early once")
-        #expect(again.held)
+        let newer = try read(start)
+        #expect(newer.changes == [change(.published, "Newer", 1)])
+        #expect(!newer.overflowed)
+        let again = try read(newer.position)
+        #expect(again.changes.isEmpty, "reported once")
 
         _ = try older.simpleQuery("COMMIT")
-        let final = try read(again.position)
-        #expect(final.changes == [change(.policyChanged, nil, nil, true), change(.published, "Newer", 1, true)])
-        #expect(!final.held)
-        #expect(try read(final.position).changes.isEmpty, "nothing is final twice")
+        let late = try read(again.position)
+        #expect(late.changes == [change(.policyChanged, nil, nil)])
+        #expect(try read(late.position).changes.isEmpty)
+        // Read from the start, both come in feed order.
+        #expect(try read(start).changes == [change(.policyChanged, nil, nil), change(.published, "Newer", 1)])
     }
 
-    /// A full page says so, and the next read goes on after it: nothing is skipped.
-    @Test func pagesFollowOnWithoutSkipping() throws {
+    /// More changes than one read takes are not read: the follower forgets everything instead.
+    @Test func pastTheLimitAReadSaysSoAndMovesOn() throws {
         let f = try Fixture()
-        var position = try f.pool.withConnection { try PostgresSchemaStore.followStart().run(on: $0) }
-        for _ in 1...5 { try f.publish("Paged") }
-        var versions: [Int32] = []
-        var reads = 0
-        while reads < 10 {
-            let page = try f.pool.withConnection { try PostgresSchemaStore.followRead(after: position, limit: 2).run(on: $0) }
-            reads += 1
-            versions += page.changes.filter(\.isFinal).compactMap(\.version)
-            position = page.position
-            if !page.full { break }
+        let start = try f.pool.withConnection { try PostgresSchemaStore.followStart().run(on: $0) }
+        for _ in 1...3 { try f.publish("Many") }
+        func read(_ position: FeedPosition, limit: Int) throws -> FollowedPage {
+            try f.pool.withConnection { try PostgresSchemaStore.followRead(after: position, limit: limit).run(on: $0) }
         }
-        #expect(versions == [1, 2, 3, 4, 5])
-        #expect(reads == 3)
+        let exact = try read(start, limit: 3)
+        #expect(!exact.overflowed)
+        #expect(exact.changes.compactMap(\.version) == [1, 2, 3])
+        let over = try read(start, limit: 2)
+        #expect(over.overflowed && over.changes.isEmpty)
+        #expect(try read(over.position, limit: 2).changes.isEmpty, "the position moved past what was not read")
     }
 }

@@ -1,20 +1,14 @@
-WITH horizon AS MATERIALIZED (SELECT registry_feed_horizon() AS xid),
-final AS (
-    SELECT events.xid, events.id, application_id, kind, attributes_type, version
-    FROM horizon, change_events AS events
-    WHERE (events.xid, events.id) > ($1::xid8, $2::bigint) AND events.xid < horizon.xid
-    ORDER BY events.xid, events.id
-    LIMIT $4::bigint),
-early AS (
-    SELECT events.xid, events.id, application_id, kind, attributes_type, version
-    FROM horizon, change_events AS events
-    WHERE events.id > $3::bigint AND events.xid >= horizon.xid
-    ORDER BY events.id
-    LIMIT $4::bigint)
-SELECT 'final', xid::text, id, application_id, kind, attributes_type, version::text FROM final
+WITH taken AS MATERIALIZED (SELECT pg_current_snapshot() AS now),
+committed AS (
+    (SELECT id, application_id, kind, attributes_type, version FROM change_events
+     WHERE xid >= pg_snapshot_xmax($1::pg_snapshot)
+     ORDER BY xid, id
+     LIMIT $2::bigint)
+    UNION ALL
+    (SELECT id, application_id, kind, attributes_type, version FROM change_events
+     WHERE xid = ANY (ARRAY(SELECT pg_snapshot_xip($1::pg_snapshot)))
+     ORDER BY xid, id
+     LIMIT $2::bigint))
+SELECT NULL, id, application_id, kind, attributes_type, version::text FROM committed
 UNION ALL
-SELECT 'early', xid::text, id, application_id, kind, attributes_type, version::text FROM early
-UNION ALL
-SELECT CASE WHEN EXISTS (SELECT FROM change_events AS events WHERE events.xid >= horizon.xid) THEN 'held' ELSE 'horizon' END,
-       xid::text, NULL, NULL, NULL, NULL, NULL
-FROM horizon
+SELECT now::text, NULL, NULL, NULL, NULL, NULL FROM taken

@@ -1,1 +1,1 @@
-SELECT registry_feed_horizon()::text, coalesce(max(id), 0) FROM change_events
+SELECT pg_current_snapshot()::text
