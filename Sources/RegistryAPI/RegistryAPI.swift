@@ -12,13 +12,13 @@ public final class RegistryAPI: Sendable {
     private let router: Router
     private let clock: @Sendable () -> Double
     private let requestLog: RequestLog
-    /// Internal for tests of what a notification keeps.
+    /// Internal for tests of what a committed change forgets.
     let caches: Caches
     private let reviews: Reviews
     private let longPages = HeavyWorkGate(
         permits: PlacementLimits.concurrentLongPages, maxWaiting: PlacementLimits.waitingLongPages, refusal: SchemaHandlers.pagesBusy)
     public let metrics: Metrics
-    /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `applyChange`.
+    /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `apply(_:)`.
     public let waitingRoom: WaitingRoom
 
     /// - Parameter store: nil for a handler that never reads the store (every read is a 503).
@@ -93,24 +93,6 @@ public final class RegistryAPI: Sendable {
         RegistryAPI(
             store: nil, clock: WallClock.now, logger: logger, metrics: metrics, caching: CacheSettings(),
             waitingRoom: WaitingRoom(capacity: 0), routes: operationalRoutes(metrics, operations))
-    }
-
-    /// Applies a `registry_changes` notification from another replica (or this one).
-    /// A change-feed payload (`feed|<application id>`) wakes that application's waiting
-    /// readers and leaves the caches alone.
-    public func applyChange(notification payload: String) {
-        if payload.utf8.starts(with: ChangeHandlers.wakeKeyPrefix.utf8) {
-            waitingRoom.wake(payload)
-        } else {
-            caches.apply(notification: payload)
-        }
-    }
-
-    /// Forgets everything cached, for when notifications may have been missed; waiting
-    /// readers look again for the same reason.
-    public func flushCaches() {
-        caches.flush()
-        waitingRoom.wakeAll()
     }
 
     /// Requests queued for a heavy-work permit, for metrics.

@@ -106,6 +106,10 @@ public final class ConnectionPool: Sendable {
     /// No session was free within `acquireTimeout`: the database is busy, not broken.
     static let noSessionInTime = RegistryError.unavailable("database busy: no connection free in time")
 
+    /// Set by every commit through this pool that wrote the change feed; this process's
+    /// `ChangeFollower` tells the other replicas.
+    let changeHints = ChangeHints()
+
     /// Remembers why an event loop could not open a session, for `lastFailure`.
     func noteConnectFailure(_ error: PGError) {
         lock.withLock { state, _ in state.lastFailure = error }

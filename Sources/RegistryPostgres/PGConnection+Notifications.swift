@@ -6,9 +6,12 @@ import CLibPQ
 
 extension PGConnection {
     /// Waits up to `milliseconds` for `NOTIFY` messages on channels this session `LISTEN`s to,
-    /// returning their payloads (empty on timeout). A lost connection throws, so the listener
-    /// can reconnect and treat everything as possibly missed.
-    public func notifications(waitingUpTo milliseconds: Int32) throws(PGError) -> [String] {
+    /// returning their payloads (empty on timeout), or until `descriptor` (when not -1) is
+    /// readable. A lost connection throws, so the follower can reconnect and treat everything
+    /// as possibly missed.
+    public func notifications(waitingUpTo milliseconds: Int32, orUntilReadable descriptor: Int32 = -1) throws(PGError)
+        -> [String]
+    {
         var payloads = drainNotifications()
         guard payloads.isEmpty else { return payloads }
         let socket = PQsocket(handle)
@@ -16,13 +19,14 @@ extension PGConnection {
             invalidate()
             throw PGError(kind: .connectionLost, debugDetail: "no socket")
         }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, milliseconds)
+        // poll ignores a negative descriptor.
+        var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&descriptors, 2, milliseconds)
         if ready < 0 && errno != EINTR {
             invalidate()
             throw PGError(kind: .connectionLost, debugDetail: "poll failed: errno \(errno)")
         }
-        if ready > 0 {
+        if ready > 0 && descriptors[0].revents != 0 {
             guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else {
                 invalidate()
                 throw PGError(kind: .connectionLost, debugDetail: String(cString: PQerrorMessage(handle)))

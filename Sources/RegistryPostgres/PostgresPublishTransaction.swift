@@ -2,11 +2,14 @@ import Registry
 
 extension PostgresSchemaStore {
     /// One write transaction on one session. A transient conflict (serialization failure,
-    /// deadlock) runs `body` again from the start on a new transaction.
+    /// deadlock) runs `body` again from the start on a new transaction. Once it committed, the
+    /// other replicas get a hint to read the change feed: the transaction itself sends none.
     public func transaction<T>(_ body: (any PublishTransaction) throws -> T) throws -> T {
-        try pool.perform(.write) { connection in
+        let value = try pool.perform(.write) { connection in
             try connection.transaction { try body(PostgresPublishTransaction(connection: connection)) }
         }
+        pool.changeHints.noteCommittedChange()
+        return value
     }
 }
 

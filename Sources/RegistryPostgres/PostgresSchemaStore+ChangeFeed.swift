@@ -70,3 +70,65 @@ extension PostgresSchemaStore {
 
     static let changeHorizon = PGStatement(file: "feed_change_horizon")
 }
+
+/// Where a replica following the feed of every application is (`ChangeFollower`): the
+/// snapshot of its last read, as PostgreSQL writes it (`xmin:xmax:xip,…`). The events that
+/// became visible since are exactly those of transactions that snapshot did not see: the ones
+/// it lists as running and every later one. So a read skips nothing and repeats nothing,
+/// whatever order transactions commit in, and needs no horizon.
+struct FeedPosition: Sendable, Equatable {
+    let snapshot: String
+}
+
+/// One read of the feed of every application.
+struct FollowedPage: Sendable {
+    /// The events committed since the position, in feed order.
+    var changes: [CommittedChange]
+    var position: FeedPosition
+    /// More than the limit were committed since the position: their events were not read,
+    /// and the follower forgets everything instead.
+    var overflowed: Bool
+}
+
+extension PostgresSchemaStore {
+    /// Now: nothing committed earlier is reported (a follower starts with empty caches).
+    static func followStart() -> StoreStatement<FeedPosition> {
+        StoreStatement(statement: followStartRead, parameters: []) { result in
+            guard let row = result.rows.first else { throw RegistryError.internal() }
+            return FeedPosition(snapshot: try row.string(0))
+        }
+    }
+
+    /// The events committed since `position`, at most `limit` of them.
+    static func followRead(after position: FeedPosition, limit: Int) -> StoreStatement<FollowedPage> {
+        StoreStatement(statement: follow, parameters: [position.snapshot, limit + 1]) { result in
+            var changes: [CommittedChange] = []
+            var snapshot: String?
+            for row in result.rows {
+                if let taken = try row.optionalString(0) {
+                    snapshot = taken
+                    continue
+                }
+                guard let kind = ChangeKind(rawValue: try row.string(3)) else { throw RegistryError.internal() }
+                changes.append(
+                    CommittedChange(
+                        applicationID: try row.int64(2), kind: kind, attributesType: try row.optionalString(4),
+                        version: try row.optionalString(5).flatMap { Int32($0) }))
+            }
+            guard let snapshot else { throw RegistryError.internal() }
+            let overflowed = changes.count > limit
+            return FollowedPage(changes: overflowed ? [] : changes, position: FeedPosition(snapshot: snapshot), overflowed: overflowed)
+        }
+    }
+
+    /// Every replica's follower reads the feed soon after this (`ChangeFollower`). The payload
+    /// names nothing: the feed says what changed. A build older than the hint reads a payload
+    /// it does not know as "flush everything", which keeps it correct during a rolling deploy.
+    static let hint = PGStatement(file: "feed_hint")
+
+    static let followStartRead = PGStatement(file: "feed_follow_start")
+
+    /// The events of transactions the position's snapshot did not see but the statement's does,
+    /// and the statement's snapshot, in one statement.
+    static let follow = PGStatement(file: "feed_follow")
+}

@@ -94,6 +94,11 @@ extension ConnectionPool {
     /// sessions; otherwise on a pooled session, blocking, with `done` called before returning.
     func run<Value>(_ statement: StoreStatement<Value>, then done: @escaping @Sendable (Result<Value, any Error>) -> Void) {
         guard let loop = EventLoop.current else { return done(Result { try self.run(statement) }) }
-        LoopSessions.on(loop, for: self).start(statement.onLoop(then: done))
+        let hints = statement.feedsChanges ? changeHints : nil
+        LoopSessions.on(loop, for: self).start(
+            statement.onLoop { result in
+                if case .success = result { hints?.noteCommittedChange() }
+                done(result)
+            })
     }
 }

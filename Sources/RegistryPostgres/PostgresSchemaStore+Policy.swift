@@ -37,7 +37,8 @@ extension PostgresSchemaStore {
         ]
         let event = policyChange(
             application: application, attributesType: attributesType, by: actor, details: ["policy": .object(policy.jsonValue)])
-        return StoreStatement(statement: upsertPolicy, parameters: parameters + event.parameters, retry: .write) { result in
+        return StoreStatement(statement: upsertPolicy, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
+            result in
             guard let row = result.rows.first else { throw RegistryError.internal("the compatibility policy was not written") }
             return try effectivePolicy(row, from: 0)
         }
@@ -48,7 +49,8 @@ extension PostgresSchemaStore {
     static func policyRemoval(application: Application, attributesType: String?, by actor: AuditActor) -> StoreStatement<Bool> {
         let event = policyChange(application: application, attributesType: attributesType, by: actor, details: ["policy": .null])
         return StoreStatement(
-            statement: deletePolicy, parameters: [application.id, attributesType ?? ""] + event.parameters, retry: .write
+            statement: deletePolicy, parameters: [application.id, attributesType ?? ""] + event.parameters, retry: .write,
+            feedsChanges: true
         ) { result in !result.rows.isEmpty }
     }
 

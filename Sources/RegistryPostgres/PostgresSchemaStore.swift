@@ -137,7 +137,8 @@ public struct PostgresSchemaStore: SchemaStore {
             accountID: application.accountID, actor: actor, action: .delete, applicationID: application.id,
             attributesType: attributesType, version: version)
         return StoreStatement(
-            statement: deleteVersion, parameters: [application.id, attributesType, version] + event.parameters, retry: .write
+            statement: deleteVersion, parameters: [application.id, attributesType, version] + event.parameters, retry: .write,
+            feedsChanges: true
         ) { result in !result.rows.isEmpty }
     }
 

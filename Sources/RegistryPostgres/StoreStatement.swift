@@ -14,6 +14,9 @@ struct StoreStatement<Value>: Sendable {
     /// `.read` for reads; `.write` for writes, which are never sent again after their session
     /// was lost, since they may have committed.
     var retry: RetryPolicy = .read
+    /// True for a write that adds to the change feed: once it succeeds, this process hints the
+    /// other replicas to read the feed (`ChangeHints`).
+    var feedsChanges = false
     /// Turns the statement's rows into the answer; a `PGError` it throws is a 500, as a
     /// blocking read's would be.
     let decode: @Sendable (PGResult) throws -> Value
@@ -46,6 +49,8 @@ extension ConnectionPool {
     /// Runs `statement` on a pooled session, retried as its policy allows, with the failures
     /// mapped to the service's errors.
     func run<Value>(_ statement: StoreStatement<Value>) throws -> Value {
-        try perform(statement.retry) { try statement.run(on: $0) }
+        let value = try perform(statement.retry) { try statement.run(on: $0) }
+        if statement.feedsChanges { changeHints.noteCommittedChange() }
+        return value
     }
 }

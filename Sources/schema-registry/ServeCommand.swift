@@ -50,10 +50,9 @@ enum ServeCommand {
             waitingRoom: WaitingRoom(
                 capacity: configuration.maxWaitingRequests, capacityPerAddress: configuration.maxWaitingPerAddress))
         apiForGauges.withLock { $0 = api }
-        let listener = NotificationListener(
-            config: pool.config, channels: ["registry_changes"],
-            onNotification: { api.applyChange(notification: $0) }, onReconnect: { api.flushCaches() })
-        listener.start()
+        let follower = ChangeFollower(
+            pool: pool, onChanges: { api.apply($0) }, onTokenChange: { api.forgetTokens() }, onRestart: { api.flushCaches() })
+        follower.start()
         var servers = [
             HTTPServer(
                 configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
@@ -90,7 +89,7 @@ enum ServeCommand {
             exit(1)
         }
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
-        listener.stop()
+        follower.stop()
         janitor.cancel()
         auditPruner?.cancel()
         pool.close()

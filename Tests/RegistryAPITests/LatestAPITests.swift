@@ -81,7 +81,7 @@ import TestSupport
             #expect(registry.api.answerFromMemory(request) == nil, "nothing known yet: the store is needed")
             let fromStore = registry.api.handle(request)
             #expect(fromStore.status == 200)
-            // The publish's own notification may still arrive and make latest be read once more.
+            // The publish's own change, read from the feed, may still arrive and make latest be read once more.
             let warm = try eventually({ () -> HTTPResponse? in
                 if registry.api.answerFromMemory(request) == nil { _ = registry.api.handle(request) }
                 return registry.api.answerFromMemory(request)

@@ -1,24 +1,37 @@
+import Registry
 @testable import RegistryAPI
 import Testing
 
-/// The memory behind `latest`: what a notification forgets, and that a read which raced a
+/// The memory behind `latest`: what a committed change forgets, and that a read which raced a
 /// publish is not remembered.
 @Suite struct LatestVersionsTests {
     private static func caches() -> Caches {
         Caches(CacheSettings(responseBytes: 1 << 20), clock: { 0 })
     }
 
-    @Test func aPublishOrDeleteNotificationForgetsOnlyThatType() {
+    @Test func aPublishOrDeleteForgetsOnlyThatType() {
         let caches = Self.caches()
         let colon = LatestVersions.Key(applicationID: 7, attributesType: "Flight:Attributes")
         let other = LatestVersions.Key(applicationID: 7, attributesType: "Taxi")
-        for payload in ["schema_published|7:3:Flight:Attributes", "schema_deleted|7:2:Flight:Attributes"] {
-            caches.latest.remember(2, for: colon, readAt: caches.latest.generation(colon))
-            caches.latest.remember(5, for: other, readAt: caches.latest.generation(other))
-            caches.apply(notification: payload)
-            #expect(caches.latest.version(colon) == nil, "\(payload)")
-            #expect(caches.latest.version(other) == 5, "\(payload)")
+        let elsewhere = LatestVersions.Key(applicationID: 8, attributesType: "Flight:Attributes")
+        for (kind, version) in [(ChangeKind.published, Int32(3)), (.deleted, 2)] {
+            for key in [colon, other, elsewhere] { caches.latest.remember(5, for: key, readAt: caches.latest.generation(key)) }
+            caches.forget(CommittedChange(applicationID: 7, kind: kind, attributesType: "Flight:Attributes", version: version))
+            #expect(caches.latest.version(colon) == nil, "\(kind)")
+            #expect(caches.latest.version(other) == 5, "\(kind)")
+            #expect(caches.latest.version(elsewhere) == 5, "\(kind)")
         }
+    }
+
+    /// No cache holds a policy: publishes read theirs in their own statement.
+    @Test func aPolicyChangeForgetsNothing() {
+        let caches = Self.caches()
+        let key = LatestVersions.Key(applicationID: 7, attributesType: "Governed")
+        caches.latest.remember(4, for: key, readAt: caches.latest.generation(key))
+        for type in [nil, "Governed"] {
+            caches.forget(CommittedChange(applicationID: 7, kind: .policyChanged, attributesType: type, version: nil))
+        }
+        #expect(caches.latest.version(key) == 4)
     }
 
     @Test func namesThatSwiftConsidersEqualAreDifferentTypes() {
@@ -41,14 +54,6 @@ import Testing
         #expect(latest.version(key) == 2)
     }
 
-    @Test func aMalformedNotificationFlushesEverything() {
-        let caches = Self.caches()
-        let key = LatestVersions.Key(applicationID: 1, attributesType: "Any")
-        caches.latest.remember(1, for: key, readAt: caches.latest.generation(key))
-        caches.apply(notification: "schema_published|garbage")
-        #expect(caches.latest.version(key) == nil)
-    }
-
     @Test func disabledWhenResponsesAreNotCached() {
         let caches = Caches(CacheSettings(responseBytes: 0), clock: { 0 })
         let key = LatestVersions.Key(applicationID: 1, attributesType: "Off")
@@ -57,15 +62,17 @@ import Testing
     }
 }
 
-/// Change-feed wake-ups name only an application: they must not empty the caches, or every
-/// publish anywhere would flush every replica. They go to the waiting room alone
-/// (`RegistryAPI.applyChange`), so this goes through the same entry point as the listener.
-@Suite struct FeedNotificationTests {
-    @Test func aFeedNotificationKeepsTheCaches() {
+/// A replica learns every application's changes from the feed: one must never empty the caches,
+/// or every publish anywhere would flush every replica. This goes through the entry point the
+/// change follower calls.
+@Suite struct CommittedChangeTests {
+    @Test func aChangeOfAnotherApplicationKeepsTheCaches() {
         let api = RegistryAPI(store: nil, caching: CacheSettings(responseBytes: 1 << 20))
         let key = LatestVersions.Key(applicationID: 1, attributesType: "Kept")
         api.caches.latest.remember(3, for: key, readAt: api.caches.latest.generation(key))
-        api.applyChange(notification: "feed|1")
+        api.apply([CommittedChange(applicationID: 2, kind: .published, attributesType: "Kept", version: 1)])
         #expect(api.caches.latest.version(key) == 3)
+        api.apply([CommittedChange(applicationID: 1, kind: .published, attributesType: "Kept", version: 4)])
+        #expect(api.caches.latest.version(key) == nil)
     }
 }

@@ -66,7 +66,7 @@ import TestSupport
             #expect(try onA.request("DELETE", Self.versionPath(index, onA)).status == 200)
             try expectServed(partner, by: onA)
             try expectGone(index, from: onA)
-            // The other replica learns of the delete through NOTIFY.
+            // The other replica learns of the delete from the change feed.
             try expectServed(partner, by: onB)
             #expect(waitUntilGone(index, from: onB), "replica B still serves \(Self.names[index])")
             try expectServed(partner, by: onB)

@@ -362,7 +362,7 @@ def run_scenario(stack: Stack, scenario: Scenario, writers: int, warm: float, af
 
 def delete_visibility(stack: Stack, settings: dict, rounds: int) -> tuple:
     """Deletes through one replica while the other has the version cached (caches are
-    invalidated across replicas with NOTIFY): how long the other one still serves it, before
+    invalidated across replicas from the change feed): how long the other one still serves it, before
     and right after a PostgreSQL restart (while its listener reconnects). Returns the worst
     delays in seconds (before, after) and problems."""
     a, b = stack.add_replica("delete-a", **settings), stack.add_replica("delete-b", **settings)

@@ -146,7 +146,7 @@ def delete(a: Client, b: Client) -> None:
         if status != 200:
             wrong.append(f"DELETE {NAMES[index]!a}: {status}")
         wrong += a.served_as_itself(partner) + a.gone(index)
-        started = time.monotonic()  # the other replica learns of the delete through NOTIFY
+        started = time.monotonic()  # the other replica learns of the delete from the change feed
         while b.gone(index) and time.monotonic() - started < 5:
             time.sleep(0.02)
         waited.append(time.monotonic() - started)

@@ -236,7 +236,7 @@ import TestSupport
         }
         #expect(waitUntil(timeoutSeconds: 30) { (try? gauge("registry_waiting_requests", port: server.port)) == 500 })
         #expect(try gauge("registry_db_pool_in_use", port: server.port) == 0)
-        // At most the pool (4), the notification listener (1) and one session per event loop
+        // At most the pool (4), the change-feed follower (1) and one session per event loop
         // (2), however many wait. The test's own setup session has closed, but PostgreSQL may
         // list its backend for a moment while it exits.
         let sessionCount = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.name)' AND pid <> pg_backend_pid()"

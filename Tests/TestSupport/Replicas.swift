@@ -7,7 +7,7 @@ extension Tenant {
     }
 }
 
-/// Replicas learn of changes through NOTIFY, a moment after the commit: polls `probe` until it
+/// Replicas learn of changes from the change feed, a moment after the commit: polls `probe` until it
 /// returns a value accepted by `done`, for at most `seconds`, and returns the last value.
 public func eventually<T>(seconds: Double = 5, _ probe: () throws -> T, until done: (T) -> Bool) throws -> T {
     let deadline = Date().addingTimeInterval(seconds)

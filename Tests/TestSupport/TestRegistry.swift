@@ -13,7 +13,7 @@ public final class TestRegistry: Sendable {
     public let pool: ConnectionPool
     public let server: HTTPServer
     public let api: RegistryAPI
-    private let listener: NotificationListener
+    private let follower: ChangeFollower
     public var port: Int { server.port }
 
     private static let sharedInstance = Mutex<TestRegistry?>(nil)
@@ -29,30 +29,31 @@ public final class TestRegistry: Sendable {
     }
 
     /// A registry of its own on `databaseURL` (already migrated), caching like production
-    /// (responses, invalidated through NOTIFY) except lookups, so revocation tests are exact
-    /// unless they ask for a lookup cache. Tests of cache lifetimes pass a `TestClock`.
+    /// (responses, invalidated from the change feed) except lookups, so revocation tests are
+    /// exact unless they ask for a lookup cache. Tests of cache lifetimes pass a `TestClock`;
+    /// tests of what the change hints alone do pass a long `fallbackInterval`.
     public init(
         databaseURL: String, poolSize: Int = 8, workers: Int = 8,
         caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0),
         clock: @escaping @Sendable () -> Double = WallClock.now,
-        reviewing: ReviewSettings = ReviewSettings()
+        reviewing: ReviewSettings = ReviewSettings(),
+        fallbackInterval: Duration = ChangeFollower.fallbackInterval
     ) throws {
         self.databaseURL = databaseURL
         pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
         let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), clock: clock, caching: caching, reviewing: reviewing)
         self.api = api
-        // Every connection of the listener, the first included, flushes the caches. Waiting for
+        // Every connection of the follower, the first included, flushes the caches. Waiting for
         // the first one keeps that flush from landing in the middle of a test's cache checks.
-        let listening = DispatchSemaphore(value: 0)
-        listener = NotificationListener(
-            config: pool.config, channels: ["registry_changes"],
-            onNotification: { api.applyChange(notification: $0) },
-            onReconnect: {
+        let following = DispatchSemaphore(value: 0)
+        follower = ChangeFollower(
+            pool: pool, fallbackInterval: fallbackInterval, onChanges: { api.apply($0) }, onTokenChange: { api.forgetTokens() },
+            onRestart: {
                 api.flushCaches()
-                listening.signal()
+                following.signal()
             })
-        listener.start()
-        _ = listening.wait(timeout: .now() + 10)
+        follower.start()
+        _ = following.wait(timeout: .now() + 10)
         server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: workers), respond: api.respond, waitingRoom: api.waitingRoom,
             rejection: api.reject)
@@ -61,7 +62,7 @@ public final class TestRegistry: Sendable {
 
     public func stop() {
         server.stop(graceSeconds: 1)
-        listener.stop()
+        follower.stop()
         pool.close()
     }
 

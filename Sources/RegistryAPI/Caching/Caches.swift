@@ -34,7 +34,7 @@ final class Caches: Sendable {
     let latest: LatestVersions
     /// By code, keyed by its bytes as the database compares codes.
     let applications: ExpiringCache<ExactName, Application>
-    /// Content-addressed, so no notification ever needs to touch it.
+    /// Content-addressed, so no change ever needs to touch it.
     let documents: SchemaDocumentCache
     /// Content-addressed too: a quarter of the documents' budget.
     let diffs: DiffCache
@@ -51,29 +51,21 @@ final class Caches: Sendable {
         entityTagSalt = settings.entityTagSalt
     }
 
-    /// Applies one `registry_changes` notification (see migrations 0003 and 0009); unknown
-    /// payloads flush everything, the safe reading of a message we do not understand. Change-feed
-    /// wake-ups (`feed|…`, migration 0008) never get here: `RegistryAPI.applyChange` sends them
-    /// to the waiting room, and what caches must forget arrives in the schema_published /
-    /// schema_deleted notification of the same change.
-    func apply(notification payload: String) {
-        let parts = payload.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
-        switch parts.first {
-        case "schema_deleted", "schema_published":
-            let fields = parts.count == 2 ? parts[1].split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false) : []
-            guard fields.count == 3, let applicationID = Int64(fields[0]), let version = Int32(fields[1]) else {
-                flush()
-                return
+    /// Forgets what a committed change makes stale: a publish moves its type's `latest`, a
+    /// delete also removes the version and its form. Published versions never change, and no
+    /// cache holds a policy (publishes read theirs in their own statement), so nothing else is.
+    func forget(_ change: CommittedChange) {
+        guard let attributesType = change.attributesType else { return }
+        switch change.kind {
+        case .published:
+            latest.invalidate(LatestVersions.Key(applicationID: change.applicationID, attributesType: attributesType))
+        case .deleted:
+            latest.invalidate(LatestVersions.Key(applicationID: change.applicationID, attributesType: attributesType))
+            if let version = change.version {
+                responses.invalidate(applicationID: change.applicationID, attributesType: attributesType, version: version)
             }
-            let attributesType = String(fields[2])
-            latest.invalidate(LatestVersions.Key(applicationID: applicationID, attributesType: attributesType))
-            if parts.first == "schema_deleted" {
-                responses.invalidate(applicationID: applicationID, attributesType: attributesType, version: version)
-            }
-        case "token_revoked":
-            tokens.removeAll()
-        default:
-            flush()
+        case .policyChanged:
+            break
         }
     }
 

@@ -2,7 +2,7 @@ import Striping
 
 /// Which version is the newest live one of each type, so `…/{attributesType}/latest` resolves
 /// in memory and is then served like any version. A publish or a delete of the type removes
-/// its entry (directly on this replica, through NOTIFY on the others).
+/// its entry (directly on this replica, from the change feed on the others).
 ///
 /// A lookup that raced a publish must not put the superseded version back: callers take a
 /// `generation` before reading the database, and `remember` ignores answers read before the

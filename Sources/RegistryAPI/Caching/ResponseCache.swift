@@ -4,7 +4,7 @@ import Synchronization
 
 /// Rendered bodies of published versions and their forms. Both never change until the
 /// version is deleted, so they are served from memory with their ETag; a delete anywhere
-/// removes them here (directly on this replica, through NOTIFY on the others).
+/// removes them here (directly on this replica, from the change feed on the others).
 ///
 /// A fetch that raced a delete must not put the deleted version back: callers take an
 /// `epoch` before reading the database and `insert` ignores bodies read before the latest
@@ -128,7 +128,7 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// Forgets everything (notifications may have been missed).
+    /// Forgets everything (changes may have been missed).
     public func flush() {
         invalidations.add(1, ordering: .releasing)
         for shard in shards { shard.removeAll() }

@@ -14,8 +14,8 @@ enum ChangeHandlers {
     /// Committed events held back by an older transaction still running are looked for again
     /// after this long: that transaction's end sends no notification when it changed nothing.
     static let pendingRetry = Duration.milliseconds(100)
-    /// The notification payload, and waiting-room key, of an application's changes:
-    /// `feed|<application id>` (migration 0008).
+    /// The waiting-room key of an application's changes: `feed|<application id>`, woken by
+    /// `RegistryAPI.apply` when the replica reads the application's change from the feed.
     static let wakeKeyPrefix = "feed|"
 
     static func changes(_ call: Call) async throws(RegistryError) -> HTTPResponse {

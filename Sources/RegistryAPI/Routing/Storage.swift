@@ -121,7 +121,7 @@ struct Storage: Sendable {
         return application
     }
 
-    /// Publishing moves `latest` at once on this replica; other replicas learn it through NOTIFY.
+    /// Publishing moves `latest` at once on this replica; other replicas learn it from the change feed.
     private func forgetNewest(_ application: Application, _ attributesType: String) {
         caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
     }

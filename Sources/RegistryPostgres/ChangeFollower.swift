@@ -1,0 +1,157 @@
+import Foundation
+import Registry
+import Synchronization
+
+/// Keeps one replica's caches and waiting readers in step with changes committed anywhere, by
+/// following the change feed of every application on one dedicated session, on a thread of
+/// its own. It reads the feed
+/// - on a hint (`NOTIFY registry_changes, 'feed'`), which the replica that made a change sends
+///   after its commit: this follower sends its own process's (`ChangeHints`) on the same
+///   session, at most one per `hintSpacing` for all the changes committed meanwhile;
+/// - every `fallbackInterval` without one, for changes that send no hint (psql, an import, a
+///   replica that stopped between its commit and its hint) and for sessions where `LISTEN` is
+///   refused (a hot standby).
+///
+/// Each read reports to `onChanges` the changes committed since the previous read, each once,
+/// in whatever order their transactions commit (`FeedPosition`), so caches never wait for an
+/// unrelated older transaction. The token notifications of migrations 0003 and 0005 go to
+/// `onTokenChange`. A payload it does not know, more than `pageSize` changes since the last
+/// read, and every (re)connection go to `onRestart`, which must forget everything cached: what
+/// changed is not known, or too much to read.
+public final class ChangeFollower: Sendable {
+    /// How long a change made without a hint may take to reach this replica.
+    public static let fallbackInterval = Duration.seconds(1)
+    /// Hints are coalesced to at most one per this long per replica: each makes every
+    /// replica read the feed.
+    static let hintSpacing = Duration.milliseconds(5)
+    static let pageSize = 1000
+    static let channel = "registry_changes"
+
+    private let pool: ConnectionPool
+    private let fallbackInterval: Duration
+    private let onChanges: @Sendable ([CommittedChange]) -> Void
+    private let onTokenChange: @Sendable () -> Void
+    private let onRestart: @Sendable () -> Void
+    private let stopped = Atomic<Bool>(false)
+
+    /// - Parameter fallbackInterval: the default in production; tests lengthen it to show
+    ///   what hints alone do.
+    public init(
+        pool: ConnectionPool, fallbackInterval: Duration = ChangeFollower.fallbackInterval,
+        onChanges: @escaping @Sendable ([CommittedChange]) -> Void,
+        onTokenChange: @escaping @Sendable () -> Void,
+        onRestart: @escaping @Sendable () -> Void
+    ) {
+        self.pool = pool
+        self.fallbackInterval = fallbackInterval
+        self.onChanges = onChanges
+        self.onTokenChange = onTokenChange
+        self.onRestart = onRestart
+    }
+
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "registry-changes"
+        thread.start()
+    }
+
+    /// Asks the thread to end; it notices within one wait.
+    public func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
+
+    private func run() {
+        while !isStopped {
+            do {
+                try follow(on: PGConnection.connect(pool.config))
+            } catch {
+                // Unreachable database: try again shortly; readiness reports the outage.
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    private func follow(on connection: PGConnection) throws {
+        // A hint needs no durability: its commit need not wait for a WAL flush.
+        try connection.simpleQuery("SET synchronous_commit = off")
+        try Self.listen(on: connection)
+        var position = try PostgresSchemaStore.followStart().run(on: connection)
+        onRestart()
+        let hints = pool.changeHints
+        let clock = ContinuousClock()
+        var nextRead = clock.now + fallbackInterval
+        var lastHint = clock.now - Self.hintSpacing
+        var readNow = false
+        while !isStopped {
+            if hints.isOwed, clock.now >= lastHint + Self.hintSpacing, hints.take() {
+                lastHint = clock.now
+                try connection.execute(PostgresSchemaStore.hint)
+            }
+            if readNow || clock.now >= nextRead {
+                readNow = false
+                try catchUp(from: &position, on: connection)
+                nextRead = clock.now + fallbackInterval
+            }
+            let wakeAt = hints.isOwed ? min(nextRead, lastHint + Self.hintSpacing) : nextRead
+            let payloads = try connection.notifications(
+                waitingUpTo: Self.milliseconds(until: wakeAt, clock: clock), orUntilReadable: hints.descriptor)
+            hints.drain()
+            for payload in payloads {
+                switch Notice(payload) {
+                case .feed: readNow = true
+                case .token: onTokenChange()
+                case .unknown: onRestart()
+                }
+            }
+        }
+    }
+
+    /// `LISTEN`s on the channel. A refusal that leaves the session usable (a hot standby) is
+    /// not an error: the timer alone reads the feed there.
+    private static func listen(on connection: PGConnection) throws(PGError) {
+        do {
+            try connection.simpleQuery("LISTEN \(channel)")
+        } catch {
+            if !connection.isUsable { throw error }
+        }
+    }
+
+    /// Reports the changes committed since `position` and moves it to now.
+    private func catchUp(from position: inout FeedPosition, on connection: PGConnection) throws {
+        let page = try PostgresSchemaStore.followRead(after: position, limit: Self.pageSize).run(on: connection)
+        position = page.position
+        if page.overflowed {
+            onRestart()
+        } else if !page.changes.isEmpty {
+            onChanges(page.changes)
+        }
+    }
+
+    /// A poll timeout: 0 when the instant is past, and at most a second, so `stop` is noticed.
+    private static func milliseconds(until instant: ContinuousClock.Instant, clock: ContinuousClock) -> Int32 {
+        let left = clock.now.duration(to: instant)
+        guard left > .zero else { return 0 }
+        return Int32(min(1000, max(1, left.wholeMilliseconds)))
+    }
+
+    /// What a payload on the channel asks for.
+    enum Notice: Equatable {
+        /// A change-feed hint (`PostgresSchemaStore.hint`).
+        case feed
+        /// A token was revoked or its scope, applications or expiry changed (`token_revoked|<id>`).
+        case token
+        case unknown
+
+        init(_ payload: String) {
+            if payload.utf8.elementsEqual("feed".utf8) {
+                self = .feed
+            } else if payload.utf8.starts(with: "token_revoked|".utf8) {
+                self = .token
+            } else {
+                self = .unknown
+            }
+        }
+    }
+}

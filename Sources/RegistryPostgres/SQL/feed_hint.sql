@@ -1,0 +1,1 @@
+SELECT pg_notify('registry_changes', 'feed')
