@@ -54,8 +54,9 @@ enum Callbacks {
         let closeConnection = context.quiescing.load(ordering: .relaxed)
         guard !state.answered else {
             // Called again after an answer resumed the connection: send it.
-            guard let response = state.pending?.take() else { return .YES }
+            guard let pending = state.pending, let response = pending.take() else { return .YES }
             state.pending = nil
+            context.suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(pending)) }
             return ResponseWriter.queue(
                 response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
         }
@@ -73,6 +74,7 @@ enum Callbacks {
         Task.immediate(executorPreference: EventLoop.current) { [request] in pending.finish(await respond(request)) }
         guard let response = pending.answerOrSuspend({ SuspendedConnection(suspending: connection) }) else {
             state.pending = pending
+            context.suspended.withLock { $0[ObjectIdentifier(pending)] = pending }
             return .YES
         }
         return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
@@ -84,9 +86,13 @@ enum Callbacks {
         guard let cls, let conCls, let state = conCls.pointee, state != cmhd_query_refused() else {
             return
         }
-        Unmanaged<RequestState>.fromOpaque(state).release()
-        conCls.pointee = nil
         let context = ServerContext.from(cls)
+        let request = Unmanaged<RequestState>.fromOpaque(state)
+        if let pending = request.takeUnretainedValue().pending {
+            context.suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(pending)) }
+        }
+        request.release()
+        conCls.pointee = nil
         context.inFlight.subtract(1, ordering: .relaxed)
         if let connection { context.receiveDeadlines.awaitingNext(connection) }
     }

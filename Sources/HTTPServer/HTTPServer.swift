@@ -147,6 +147,23 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Answers, with the shutting-down rejection, every request whose task is still waiting
+    /// (on something of the application's own, such as a queue), and gives those answers a
+    /// moment to go out: libmicrohttpd must not stop with a connection suspended. A task that
+    /// ends later finds its request answered.
+    private func answerTasksStillWaiting() {
+        let waiting = context.suspended.withLock { suspended in
+            defer { suspended = [:] }
+            return suspended.values.filter(\.isWaiting)
+        }
+        guard !waiting.isEmpty else { return }
+        for pending in waiting { pending.finish(context.rejection(.shuttingDown)) }
+        let deadline = ContinuousClock.now.advanced(by: Self.answerFlushTime)
+        while inFlightRequests > 0 && ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+    }
+
     /// Lets in-flight requests finish for up to `graceSeconds`, then closes everything.
     /// Safe to call more than once: later calls return at once, without waiting for the first
     /// to finish. Past the deadline, new requests get the `shuttingDown` rejection, and
@@ -178,6 +195,7 @@ public final class HTTPServer: Sendable {
         while inFlightRequests > 0 && clock.now < flushDeadline {
             usleep(2_000)
         }
+        answerTasksStillWaiting()
         let (daemons, sockets) = lifecycle.withLock { state in
             let taken = (state.daemons, state.quiescedSockets)
             state.daemons = []

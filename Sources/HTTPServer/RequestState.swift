@@ -93,14 +93,30 @@ final class PendingAnswer: Sendable {
 
     private let phase = Mutex(Phase.running)
 
-    /// From the request's task, once it has its answer; resumes the connection if it waits.
+    /// From the request's task, once it has its answer, or from a stopping server that cannot
+    /// wait for it any longer; resumes the connection if it waits. The first answer wins.
     func finish(_ response: HTTPResponse) {
         let waiting = phase.withLock { phase -> SuspendedConnection? in
-            defer { phase = .answered(response) }
-            guard case .waiting(let connection) = phase else { return nil }
-            return connection
+            switch phase {
+            case .running:
+                phase = .answered(response)
+                return nil
+            case .waiting(let connection):
+                phase = .answered(response)
+                return connection
+            case .answered, .sent:
+                return nil
+            }
         }
         waiting?.resume()
+    }
+
+    /// Whether the connection still waits for the task's answer.
+    var isWaiting: Bool {
+        phase.withLock { phase in
+            if case .waiting = phase { return true }
+            return false
+        }
     }
 
     /// From the access handler, right after the task started: its answer if it has finished,

@@ -20,6 +20,10 @@ final class ServerContext: Sendable {
 
     /// Requests between their first access-handler call and MHD's completion notice.
     let inFlight = Atomic<Int>(0)
+    /// The answers that suspended connections wait for, so that a stopping server can answer
+    /// the tasks that never end in time: libmicrohttpd must not stop with a connection
+    /// suspended.
+    let suspended = Mutex<[ObjectIdentifier: PendingAnswer]>([:])
     /// Set by quiesce: answers then carry `Connection: close` so keep-alive clients move on.
     let quiescing = Atomic<Bool>(false)
     /// Slow senders are cut off after the connection timeout.

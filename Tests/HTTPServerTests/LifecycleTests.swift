@@ -136,3 +136,37 @@ import TestSupport
     _ = try? RawHTTPClient.sendRaw(port: test.port, bytes: Array("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(big)\r\n\r\n".utf8))
     #expect(waitUntil(timeoutSeconds: 2) { !messages.withLock { $0.isEmpty } })
 }
+
+/// A task that waits on something of the application's own, which outlasts the stop, is
+/// answered with the shutting-down rejection: libmicrohttpd must never stop with a connection
+/// suspended (it aborts the process), and the answer the task gives later is dropped.
+@Test func stopAnswersATaskStillWaitingAfterTheFlush() throws {
+    let late = DispatchSemaphore(value: 0)
+    let server = HTTPServer(
+        configuration: HTTPServerConfiguration(workers: 1),
+        respond: { _ in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 6) {
+                    continuation.resume()
+                    late.signal()
+                }
+            }
+            return HTTPResponse(status: 200)
+        },
+        waitingRoom: WaitingRoom(capacity: 0),
+        rejection: { _ in HTTPResponse(status: 503, body: Array("shutting down".utf8)) })
+    try server.start()
+    let port = server.port
+    let status = Mutex<Int?>(nil)
+    let answered = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let response = try? RawHTTPClient.send(port: port, target: "/waits", timeoutSeconds: 10)
+        status.withLock { $0 = response?.status ?? -1 }
+        answered.signal()
+    }
+    #expect(waitUntil { server.inFlightRequests == 1 })
+    server.stop(graceSeconds: 0)
+    #expect(answered.wait(timeout: .now() + 10) == .success)
+    #expect(status.withLock { $0 } == 503)
+    #expect(late.wait(timeout: .now() + 10) == .success, "the task ends later, and its answer is dropped")
+}

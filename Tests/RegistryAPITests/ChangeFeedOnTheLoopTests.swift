@@ -28,6 +28,23 @@ import TestSupport
             headers: [("Authorization", "Api \(tenant.token)")])
     }
 
+    /// With no seat left, a request that would wait is refused before the feed is read (memory
+    /// alone answers it), and its connection is closed; a request that does not wait is
+    /// answered as ever.
+    @Test func pastTheWaitingBudgetTheRequestIsRefusedBeforeAnyRead() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        let api = RegistryAPI(
+            store: PostgresSchemaStore(pool: registry.pool), clock: TestClock().now, caching: CacheSettings(lookupSeconds: 60),
+            waitingRoom: WaitingRoom(capacity: 0))
+        let waiting = feedRequest(tenant, [("wait", "30")])
+        #expect(api.handle(waiting).status == 503, "warms the lookup cache")
+        let refused = try #require(api.answerFromMemory(waiting), "refused without reading the feed")
+        #expect(refused.status == 503 && refused.closesConnection)
+        #expect(refused.headers.contains { $0.name == "Retry-After" && $0.value == "1" })
+        #expect(api.handle(feedRequest(tenant, [])).status == 200)
+    }
+
     /// Through the real server with its only handler thread held by a publish waiting for its
     /// type's lock: a long poll still parks, is woken by a publish on another replica, reads
     /// the feed again and answers, all while that publish still waits.
