@@ -262,7 +262,12 @@ public final class EventLoop: @unchecked Sendable {
 
     private func millisecondsUntilNextDeadline() -> Int32 {
         if !followUps.isEmpty || queue.withLock({ !$0.tasks.isEmpty }) { return 0 }
-        guard let earliest = tickers.compactMap(\.nextDeadline).min() else { return -1 }
+        // A loop over the tickers, not `compactMap`: this runs on every turn of the loop.
+        var earliest: ContinuousClock.Instant?
+        for ticker in tickers {
+            if let deadline = ticker.nextDeadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        guard let earliest else { return -1 }
         let remaining = earliest - ContinuousClock.now
         guard remaining > .zero else { return 0 }
         // Rounded up: waking a little late is harmless, waking early spins until the deadline.

@@ -27,7 +27,7 @@ enum Callbacks {
             let state = RequestState(head: head, declaredContentLength: contentLength, maxBodyBytes: context.maxBodyBytes)
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
-            context.receiveDeadlines.headReceived(connection)
+            ConnectionState.of(connection)?.clock.headReceived()
             if let refused = state.refusedHead {
                 // Ambiguous framing: answer before reading any body, then close.
                 state.answered = true
@@ -61,14 +61,15 @@ enum Callbacks {
                 response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
         }
         state.answered = true
-        context.receiveDeadlines.handling(connection)
+        let connectionState = ConnectionState.of(connection)
+        connectionState?.clock.handling()
         var request: HTTPRequest
         switch state.finish() {
         case .handle(let complete): request = complete
         case .reject(let rejection):
             return ResponseWriter.queue(context.rejection(rejection), on: connection, closeConnection: closeConnection)
         }
-        request.services = RequestServices(context: context, seat: context.seat(of: connection))
+        request.services = RequestServices(seat: connectionState?.seat ?? context.seat(of: connection), resources: context)
         let pending = PendingAnswer()
         let respond = context.respond
         Task.immediate(executorPreference: EventLoop.current) { [request] in pending.finish(await respond(request)) }
@@ -94,17 +95,25 @@ enum Callbacks {
         request.release()
         conCls.pointee = nil
         context.inFlight.subtract(1, ordering: .relaxed)
-        if let connection { context.receiveDeadlines.awaitingNext(connection) }
+        if let connection { ConnectionState.of(connection)?.clock.awaitingNext() }
     }
 
-    /// Tracks connections for the receive deadline, and counts closes for `DaemonRun`.
-    static let connection: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+    /// Tracks connections for the receive deadline, keeps each one's `ConnectionState` in its
+    /// socket context (retained there until it closes), and counts closes for `DaemonRun`.
+    static let connection: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
         guard let cls, let connection else { return }
-        let deadlines = ServerContext.from(cls).receiveDeadlines
+        let context = ServerContext.from(cls)
         switch event {
-        case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, socket: cmhd_connection_fd(connection))
+        case .CONNECTION_NOTIFY_STARTED:
+            let clock = context.receiveDeadlines.opened(connection, socket: cmhd_connection_fd(connection))
+            let state = ConnectionState(clock: clock, seat: context.seat(of: connection))
+            socketContext?.pointee = Unmanaged.passRetained(state).toOpaque()
         case .CONNECTION_NOTIFY_CLOSED:
-            deadlines.closed(connection)
+            context.receiveDeadlines.closed(connection)
+            if let socketContext, let state = socketContext.pointee {
+                socketContext.pointee = nil
+                Unmanaged<ConnectionState>.fromOpaque(state).release()
+            }
             DaemonRun.closedConnections.add(1, ordering: .relaxed)
         default: break
         }

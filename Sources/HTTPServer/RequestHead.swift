@@ -55,15 +55,26 @@ enum RequestHead {
     private static func text(_ bytes: UnsafeRawBufferPointer, _ what: @autoclosure () -> String, lowercased: Bool = false)
         throws(RequestState.InvalidRequest) -> String
     {
-        if bytes.contains(0) { throw .init(reason: "\(what()) contains a NUL byte") }
-        let lower: (UInt8) -> UInt8 = { lowercased ? ASCIICase.lowercased($0) : $0 }
-        if !bytes.contains(where: { $0 >= 0x80 }) {
-            // ASCII, the usual case: always valid UTF-8, so a plain copy.
+        var hasNUL = false
+        var isASCII = true
+        for byte in bytes {
+            if byte == 0 { hasNUL = true }
+            if byte >= 0x80 { isASCII = false }
+        }
+        if hasNUL { throw .init(reason: "\(what()) contains a NUL byte") }
+        if isASCII {
+            // ASCII, the usual case: always valid UTF-8, so a plain copy (lowercased in the same
+            // pass for header names).
             return String(unsafeUninitializedCapacity: bytes.count) { out in
-                for (index, byte) in bytes.enumerated() { out[index] = lower(byte) }
+                if lowercased {
+                    for (index, byte) in bytes.enumerated() { out[index] = ASCIICase.lowercased(byte) }
+                } else {
+                    _ = out.initialize(fromContentsOf: bytes)
+                }
                 return bytes.count
             }
         }
+        let lower: (UInt8) -> UInt8 = { lowercased ? ASCIICase.lowercased($0) : $0 }
         guard let string = String(validating: bytes.lazy.map(lower), as: UTF8.self) else {
             throw .init(reason: "\(what()) is not valid UTF-8")
         }

@@ -35,11 +35,28 @@ enum ResponseWriter {
         defer { MHD_destroy_response(mhdResponse) }
         // MHD computes the length itself.
         for header in response.headers where !ASCIICase.matches(header.name.utf8, "content-length") {
-            guard MHD_add_response_header(mhdResponse, header.name, header.value) == .YES else { return nil }
+            let added = withCString(header.name) { name in
+                withCString(header.value) { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+            guard added == .YES else { return nil }
         }
         if closeConnection || response.closesConnection {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    }
+
+    /// Passes `text` to C as a NUL-terminated string. A string longer than 15 bytes is passed
+    /// from its own storage; a shorter one is stored inline, and Swift's own conversion would copy
+    /// it into a new heap array (four per cached GET: `ETag`, `Content-Type`, …), so it is copied
+    /// to the stack here.
+    private static func withCString<Result>(_ text: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        let count = text.utf8.count
+        guard count <= 15 else { return text.withCString(body) }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer in
+            for (index, byte) in text.utf8.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+            buffer[count] = 0
+            return body(UnsafePointer(buffer.baseAddress!))
+        }
     }
 }

@@ -18,12 +18,7 @@ import TestSupport
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: workers, eventLoops: 1),
             respond: { request in
-                if request.path == "/block" {
-                    return await request.services!.work {
-                        gate.pass()
-                        return HTTPResponse(status: 200)
-                    } ?? HTTPResponse(status: 503)
-                }
+                if request.path == "/block" { return await gate.hold(request) }
                 await completed(after: delay)
                 return await then(request)
             },
@@ -53,12 +48,7 @@ import TestSupport
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: 1, eventLoops: 1),
             respond: { request in
-                if request.path == "/block" {
-                    return await request.services!.work {
-                        gate.pass()
-                        return HTTPResponse(status: 200)
-                    } ?? HTTPResponse(status: 503)
-                }
+                if request.path == "/block" { return await gate.hold(request) }
                 let inside = EventLoop.current != nil && Thread.callStackSymbols.contains { $0.contains("MHD_run") }
                 if inside { onLoop.add(1, ordering: .relaxed) }
                 return HTTPResponse(status: 200, body: Array("inside the loop's callback: \(inside)".utf8))

@@ -98,12 +98,7 @@ import TestSupport
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(workers: 1, eventLoops: 2),
             respond: { request in
-                if request.path == "/block" {
-                    return await request.services!.work {
-                        gate.pass()
-                        return HTTPResponse(status: 200)
-                    } ?? HTTPResponse(status: 503)
-                }
+                if request.path == "/block" { return await gate.hold(request) }
                 let parkedOn = EventLoop.current
                 let reason = await request.services!.wait(room.ticket("k"), until: .now + .seconds(30))
                 let sameLoop = parkedOn != nil && EventLoop.current === parkedOn

@@ -8,14 +8,19 @@ import Testing
 @Suite struct RequestServicesTests {
     /// Runs each job on a new thread, or refuses every job once `accepting` is false.
     private static func services(accepting: Bool, loopTakesWork: Bool = true) -> RequestServices {
-        RequestServices(
-            seat: nil, waitingRoom: nil,
-            submit: { job in
-                guard accepting else { return false }
-                Thread.detachNewThread { job() }
-                return true
-            },
-            loopTakesWork: { loopTakesWork })
+        RequestServices(seat: nil, resources: Threads(accepting: accepting, takesLoopWork: loopTakesWork))
+    }
+
+    private struct Threads: ServerResources {
+        let accepting: Bool
+        let takesLoopWork: Bool
+        var roomForWaiting: WaitingRoom? { nil }
+
+        func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+            guard accepting else { return false }
+            Thread.detachNewThread { job() }
+            return true
+        }
     }
 
     @Test func workRunsWhereItIsSubmittedAndReturnsItsValue() async {

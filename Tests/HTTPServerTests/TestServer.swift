@@ -84,6 +84,14 @@ final class Gate: Sendable {
     func open(_ count: Int) {
         for _ in 0..<count { semaphore.signal() }
     }
+
+    /// The answer of `/block`: a handler thread held until the gate opens.
+    func hold(_ request: HTTPRequest) async -> HTTPResponse {
+        await request.services!.work {
+            self.pass()
+            return HTTPResponse(status: 200)
+        } ?? HTTPResponse(status: 503)
+    }
 }
 
 /// A request sent from another thread; `status()` waits for its answer.

@@ -17,7 +17,7 @@ extension RegistryAPI {
     /// is refused as if the server were stopping, so nothing is read or written.
     public func answerFromMemory(_ request: HTTPRequest) -> HTTPResponse? {
         var request = request
-        request.services = RequestServices(seat: nil, waitingRoom: nil, submit: { _ in false }, loopTakesWork: { false })
+        request.services = RequestServices(seat: nil, resources: NoResources())
         let response = answerWithoutWaiting(request)
         guard let response else { return nil }
         let refused = response.status == 503 && String(decoding: response.body, as: UTF8.self).contains("the server is shutting down")
@@ -32,4 +32,11 @@ extension RegistryAPI {
         }
         return answer.withLock { $0 }
     }
+}
+
+/// A server that lends nothing: no handler thread, no read, no waiting.
+private struct NoResources: ServerResources {
+    func submit(_ job: @escaping @Sendable () -> Void) -> Bool { false }
+    var takesLoopWork: Bool { false }
+    var roomForWaiting: WaitingRoom? { nil }
 }

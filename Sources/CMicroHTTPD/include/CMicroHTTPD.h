@@ -26,6 +26,9 @@
  *   what the receive deadline shuts down when a client sends too slowly (MHD's own timeout only
  *   measures idleness, so a byte a second keeps a connection forever); the client's address is
  *   what the waiting room counts a client's parked requests by.
+ * - cmhd_connection_socket_context: the same, for the pointer the connection callback stored in
+ *   its socket context (the connection's receive clock and waiting-room seat), so a request
+ *   reaches its connection's state without a table lookup.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,5 +86,8 @@ int cmhd_connection_fd(struct MHD_Connection *connection);
 /* The client's address (sockaddr_in or sockaddr_in6, MHD's own storage, valid while the
    connection is open); NULL if unknown. */
 const struct sockaddr *cmhd_connection_client_address(struct MHD_Connection *connection);
+
+/* What the connection callback stored in the connection's socket context; NULL if nothing. */
+void *cmhd_connection_socket_context(struct MHD_Connection *connection);
 
 #endif

@@ -1,3 +1,4 @@
+import Registry
 import Striping
 
 /// The service's Prometheus metrics. Counters and the latency histogram live here; values
@@ -8,7 +9,8 @@ public final class Metrics: Sendable {
     /// writes in a few, and anything near the statement timeout is trouble.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
-    private struct RequestKey: Hashable { let route: String; let method: String; let status: Int }
+    /// One answer's labels besides its route.
+    private struct Answer: Hashable { let method: String; let status: Int }
 
     private struct Histogram {
         var counts = [UInt64](repeating: 0, count: Metrics.buckets.count)
@@ -22,25 +24,36 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// Everything counted for one route template, so that a request hashes its route (a long
+    /// string) once, not once for its counter and again for its histogram.
+    private struct RouteTally {
+        var answers: [Answer: UInt64] = [:]
+        var durations = Histogram()
+
+        mutating func record(_ answer: Answer, seconds: Double) {
+            answers[answer, default: 0] += 1
+            durations.record(seconds)
+        }
+
+        mutating func merge(_ other: RouteTally) {
+            answers.merge(other.answers, uniquingKeysWith: +)
+            for i in durations.counts.indices { durations.counts[i] += other.durations.counts[i] }
+            durations.sum += other.durations.sum
+            durations.count += other.durations.count
+        }
+    }
+
     private struct State {
-        var requests: [RequestKey: UInt64] = [:]
-        var durations: [String: Histogram] = [:]
+        var routes: [String: RouteTally] = [:]
         var databaseErrors: [String: UInt64] = [:]
         var published: UInt64 = 0
         var deleted: UInt64 = 0
 
         mutating func merge(_ other: State) {
-            requests.merge(other.requests, uniquingKeysWith: +)
             databaseErrors.merge(other.databaseErrors, uniquingKeysWith: +)
             published += other.published
             deleted += other.deleted
-            for (route, histogram) in other.durations {
-                var merged = durations[route] ?? Histogram()
-                for i in merged.counts.indices { merged.counts[i] += histogram.counts[i] }
-                merged.sum += histogram.sum
-                merged.count += histogram.count
-                durations[route] = merged
-            }
+            for (route, tally) in other.routes { routes[route, default: RouteTally()].merge(tally) }
         }
     }
 
@@ -51,23 +64,22 @@ public final class Metrics: Sendable {
     public init() {}
 
     /// Methods counted under their own name; any other is counted as `other`.
-    static let knownMethods: Set<[UInt8]> = Set(
-        ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"].map { Array($0.utf8) })
+    static let knownMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
 
     /// The label a method is counted under: clients choose methods freely, and each distinct
-    /// label value is a series kept forever and rendered on every scrape.
+    /// label value is a series kept forever and rendered on every scrape. Compared as bytes in
+    /// place (a set of byte arrays cost an array per request).
     static func methodLabel(_ method: String) -> String {
-        knownMethods.contains(Array(method.utf8)) ? method : "other"
+        knownMethods.contains { $0.hasSameBytes(as: method) } ? method : "other"
     }
 
     /// Counts one answered request under its route template (never the raw path) and a known
     /// method or `other`, so clients cannot create label values: the series are bounded by
     /// routes × methods × statuses.
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
-        let key = RequestKey(route: route, method: Self.methodLabel(method), status: status)
+        let answer = Answer(method: Self.methodLabel(method), status: status)
         state.withThreadStripe { state in
-            state.requests[key, default: 0] += 1
-            state.durations[route, default: Histogram()].record(seconds)
+            state.routes[route, default: RouteTally()].record(answer, seconds: seconds)
         }
     }
 
@@ -85,11 +97,15 @@ public final class Metrics: Sendable {
         state.forEach { stripe in snapshot.merge(stripe) }
         var out = PrometheusText()
         out.family("registry_http_requests_total", "counter", "HTTP requests answered, by route template, method and status.")
-        for (key, value) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out.sample("registry_http_requests_total", ["route": key.route, "method": key.method, "status": String(key.status)], Double(value))
+        let requests = snapshot.routes.flatMap { route, tally in
+            tally.answers.map { (route: route, method: $0.key.method, status: $0.key.status, count: $0.value) }
+        }
+        for request in requests.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
+            out.sample("registry_http_requests_total", ["route": request.route, "method": request.method, "status": String(request.status)], Double(request.count))
         }
         out.family("registry_http_request_duration_seconds", "histogram", "Time from request to response, by route template.")
-        for (route, histogram) in snapshot.durations.sorted(by: { $0.key < $1.key }) {
+        for (route, tally) in snapshot.routes.sorted(by: { $0.key < $1.key }) {
+            let histogram = tally.durations
             for (i, bound) in Self.buckets.enumerated() {
                 out.sample("registry_http_request_duration_seconds_bucket", ["route": route, "le": PrometheusText.number(bound)], Double(histogram.counts[i]))
             }

@@ -19,19 +19,28 @@ struct FieldName: Sendable {
 
     init(_ single: String) { self.init(single, single) }
 
-    var spellings: [String] { camel == snake ? [camel] : [camel, snake] }
-
     /// The one value given under either spelling in `items` (a body's members or a query's
     /// parameters, in order); both spellings, or one spelling twice, is a 400.
+    /// One pass without building arrays: every request reads its fields through here.
     func pick<Value>(from items: [(key: String, value: Value)]) throws(RegistryError) -> Value? {
-        let found = items.filter { spellings.containsExactly($0.key) }
-        guard found.count <= 1 else {
-            if Set(found.map { ExactName($0.key) }).count > 1 {
+        var found: (key: String, value: Value)?
+        var count = 0
+        var bothSpellings = false
+        for item in items where item.key.hasSameBytes(as: camel) || item.key.hasSameBytes(as: snake) {
+            count += 1
+            if let first = found {
+                if !first.key.hasSameBytes(as: item.key) { bothSpellings = true }
+            } else {
+                found = item
+            }
+        }
+        guard count <= 1 else {
+            if bothSpellings {
                 throw .invalidArgument("\(shown): given as both \(camel) and \(snake); use one")
             }
             throw .invalidArgument("\(shown): given more than once")
         }
-        return found.first?.value
+        return found?.value
     }
 
     static let application = FieldName("application")
