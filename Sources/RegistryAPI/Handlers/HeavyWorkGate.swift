@@ -44,9 +44,31 @@ final class HeavyWorkGate: Sendable {
     /// `body`, holding a permit while it runs: one at once when free, else after a wait in the
     /// queue that holds no thread; `refusal` when the queue is full or the wait runs out.
     func holding<T>(_ body: () async throws(RegistryError) -> T) async throws(RegistryError) -> T {
-        try await acquire()
-        defer { release() }
+        let permit = try await permit()
+        defer { permit.release() }
         return try await body()
+    }
+
+    /// A permit, at once when one is free, else after a wait in the queue that holds no thread;
+    /// `refusal` when the queue is full or the wait runs out. The holder gives it back where
+    /// its work ends (a handler thread), not after hopping back to its event loop, so a busy
+    /// loop never keeps a permit from the next request.
+    func permit() async throws(RegistryError) -> Permit {
+        try await acquire()
+        return Permit(self)
+    }
+
+    /// One request's permit; released once, by whichever of its holders gets there first.
+    final class Permit: Sendable {
+        private let gate: HeavyWorkGate
+        private let released = Atomic<Bool>(false)
+
+        fileprivate init(_ gate: HeavyWorkGate) { self.gate = gate }
+
+        func release() {
+            guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            gate.release()
+        }
     }
 
     private func acquire() async throws(RegistryError) {

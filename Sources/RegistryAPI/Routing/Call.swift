@@ -92,7 +92,13 @@ struct Call: Sendable {
         heavy: Bool, in gate: HeavyWorkGate? = nil, _ body: @escaping @Sendable () throws(RegistryError) -> T
     ) async throws(RegistryError) -> T {
         guard heavy else { return try await work(body) }
-        return try await (gate ?? reviews.gate).holding { () async throws(RegistryError) in try await work(body) }
+        let permit = try await (gate ?? reviews.gate).permit()
+        // Given back on the handler thread as the work ends; here only if it never ran.
+        defer { permit.release() }
+        return try await work { () throws(RegistryError) in
+            defer { permit.release() }
+            return try body()
+        }
     }
 
     /// `body` right here when light (a small schema); on a handler thread holding a heavy-work

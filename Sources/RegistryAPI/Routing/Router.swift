@@ -37,10 +37,10 @@ struct Router: Sendable {
             guard let parameters = route.template.match(segments) else { continue }
             if let resource, !resource.hasSameBytes(as: route.template.text) { continue }
             resource = route.template.text
-            if route.method.hasSameBytes(as: method) || (method.hasSameBytes(as: "HEAD") && route.method == "GET") {
+            if route.method.hasSameBytes(as: method) || (method.hasSameBytes(as: "HEAD") && route.method.hasSameBytes(as: "GET")) {
                 return .matched(Match(route: route, rawParameters: parameters))
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
+            if !allowed.contains(where: { $0.hasSameBytes(as: route.method) }) { allowed.append(route.method) }
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
     }
@@ -67,22 +67,24 @@ struct PathTemplate: Sendable {
         }
     }
 
+    /// The parameters of `raw` when it matches. Literals and action suffixes are compared
+    /// first: most templates fail there, and then no parameter has been copied.
     func match(_ raw: [Substring]) -> [String: String]? {
         guard raw.count == segments.count else { return nil }
-        var parameters: [String: String] = [:]
         for (index, (segment, piece)) in zip(segments, raw).enumerated() {
             switch segment {
             case .literal(let literal):
                 guard piece.hasSameBytes(as: literal) else { return nil }
-            case .parameter(let name, let action):
-                if let action {
-                    guard piece.hasByteSuffix(action) else { return nil }
-                    parameters[name] = String(Substring(piece.utf8.dropLast(action.utf8.count)))
-                } else {
-                    if index == segments.count - 1, piece.utf8.contains(UInt8(ascii: ":")) { return nil }
-                    parameters[name] = String(piece)
-                }
+            case .parameter(_, let action?):
+                guard piece.hasByteSuffix(action) else { return nil }
+            case .parameter(_, nil):
+                if index == segments.count - 1, piece.utf8.contains(UInt8(ascii: ":")) { return nil }
             }
+        }
+        var parameters: [String: String] = [:]
+        for (segment, piece) in zip(segments, raw) {
+            guard case .parameter(let name, let action) = segment else { continue }
+            parameters[name] = action.map { String(Substring(piece.utf8.dropLast($0.utf8.count))) } ?? String(piece)
         }
         return parameters
     }
