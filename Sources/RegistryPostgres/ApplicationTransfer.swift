@@ -1,7 +1,7 @@
 import Registry
 
-/// Export and import of one application's versions, retired numbers, counters and policies
-/// (`schema-registry admin export|import`).
+/// Export and import of one application's versions (with their states), retired numbers,
+/// counters, `latest` pins and policies (`schema-registry admin export|import`).
 ///
 /// An import is one transaction that holds each type's counter row, the lock every publish
 /// takes first, so publishes on live replicas wait for it instead of racing it. Numbers are
@@ -23,8 +23,13 @@ public struct ApplicationTransfer: Sendable {
         public var retiredAdded = 0
         public var countersRaised = 0
         public var policiesChanged = 0
+        /// Versions whose state the file changed (new versions that are not active included).
+        public var statesChanged = 0
+        public var pinsChanged = 0
 
-        public var changesAnything: Bool { versionsAdded + retiredAdded + countersRaised + policiesChanged > 0 }
+        public var changesAnything: Bool {
+            versionsAdded + retiredAdded + countersRaised + policiesChanged + statesChanged + pinsChanged > 0
+        }
     }
 
     public func export(applicationCode code: String) throws -> ApplicationExport {
@@ -40,7 +45,8 @@ public struct ApplicationTransfer: Sendable {
                 let number = try row.int32(1)
                 if let text = try row.optionalString(2) {
                     let live = ApplicationExport.LiveVersion(
-                        version: number, jsonSchema: text, created: try row.string(3), createdBy: try row.optionalString(4))
+                        version: number, jsonSchema: text, created: try row.string(3), createdBy: try row.optionalString(4),
+                        state: try Self.exportedState(row))
                     versions[type, default: ([], [])].live.append(live)
                 } else {
                     versions[type, default: ([], [])].retired.append(number)
@@ -50,7 +56,8 @@ public struct ApplicationTransfer: Sendable {
                 let type = ExactName(try row.string(0))
                 return ApplicationExport.TypeHistory(
                     attributesType: type.text, lastVersion: try row.int32(1), versions: versions[type]?.live ?? [],
-                    retired: versions[type]?.retired ?? [])
+                    retired: versions[type]?.retired ?? [],
+                    latestPin: try row.optionalString(2) == nil ? nil : try row.int32(2))
             }
             let policies = try connection.execute(Self.exportPolicies, [application.id]).rows.map { row in
                 ApplicationExport.Policy(
@@ -87,6 +94,8 @@ public struct ApplicationTransfer: Sendable {
                         "versions_added": .number(String(outcome.versionsAdded)),
                         "retired_added": .number(String(outcome.retiredAdded)),
                         "policies_changed": .number(String(outcome.policiesChanged)),
+                        "states_changed": .number(String(outcome.statesChanged)),
+                        "pins_changed": .number(String(outcome.pinsChanged)),
                     ]
                     try AuditLog.record(
                         AuditRecord(
@@ -124,8 +133,9 @@ public struct ApplicationTransfer: Sendable {
                     try connection.execute(
                         Self.insertLive, [application.id, name, version.version, version.jsonSchema, version.created, version.createdBy])
                     outcome.versionsAdded += 1
+                    if try Self.setState(version, of: name, in: application, connection) { outcome.statesChanged += 1 }
                 case .live(let text)? where text == Array(version.jsonSchema.utf8):
-                    break
+                    if try Self.setState(version, of: name, in: application, connection) { outcome.statesChanged += 1 }
                 case .live?:
                     outcome.conflicts.append("\(name) version \(version.version): exists here with other content")
                 case .retired?:
@@ -143,6 +153,10 @@ public struct ApplicationTransfer: Sendable {
                     outcome.conflicts.append("\(name) version \(number): live here, deleted in the file")
                 }
             }
+            // A pin in the file replaces the target's; a type without one keeps its pin.
+            if let pin = type.latestPin, try !connection.execute(Self.upsertPin, [application.id, name, pin]).rows.isEmpty {
+                outcome.pinsChanged += 1
+            }
         }
         for policy in document.policies {
             let parameters: [(any PGParameter)?] = [
@@ -151,6 +165,31 @@ public struct ApplicationTransfer: Sendable {
             if try !connection.execute(Self.upsertPolicy, parameters).rows.isEmpty { outcome.policiesChanged += 1 }
         }
         return outcome
+    }
+
+    /// Gives a live version the file's state; true when that changed it.
+    private static func setState(
+        _ version: ApplicationExport.LiveVersion, of name: String, in application: Application, _ connection: PGConnection
+    ) throws -> Bool {
+        var columns: [(any PGParameter)?] = [version.state.name, nil, nil, nil, nil, nil, nil, nil]
+        switch version.state {
+        case .active: break
+        case .deprecated(let message, let sunset, let at, let by): columns[1...4] = [message, sunset, at, by]
+        case .disabled(let reason, let at, let by): columns[5...7] = [reason, at, by]
+        }
+        return try !connection.execute(setStateStatement, [application.id, name, version.version] + columns).rows.isEmpty
+    }
+
+    /// The state columns of `exportVersions` (from column 5 on), as the file keeps them.
+    private static func exportedState(_ row: PGRow) throws(PGError) -> ApplicationExport.ExportedState {
+        switch try row.string(5) {
+        case "deprecated":
+            return .deprecated(message: try row.string(6), sunset: try row.optionalString(7), at: try row.string(8), by: try row.string(9))
+        case "disabled":
+            return .disabled(reason: try row.string(10), at: try row.string(11), by: try row.string(12))
+        default:
+            return .active
+        }
     }
 
     /// A number already taken in the target: its text as bytes, or deleted.
@@ -182,6 +221,12 @@ public struct ApplicationTransfer: Sendable {
     static let insertLive = PGStatement(file: "transfer_insert_live")
 
     static let insertRetired = PGStatement(file: "transfer_insert_retired")
+
+    /// A row back means the state changed; the same state (message, sunset, reason) is left alone.
+    static let setStateStatement = PGStatement(file: "transfer_set_state")
+
+    /// A row back means the pin was created or moved.
+    static let upsertPin = PGStatement(file: "transfer_upsert_pin")
 
     /// A row back means the policy was created or changed; an identical one is left alone.
     static let upsertPolicy = PGStatement(file: "transfer_upsert_policy")

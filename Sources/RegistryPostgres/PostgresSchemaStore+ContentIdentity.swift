@@ -9,12 +9,18 @@ extension PostgresSchemaStore {
         try pool.run(Self.newestIdenticalRead(application: application, attributesType: attributesType, contentHash: contentHash))
     }
 
-    /// The newest live version of the type whose `content_sha256` is `contentHash`, if any.
+    /// The newest live version of the type whose `content_sha256` is `contentHash` and that is
+    /// not disabled, if any.
     static func newestIdenticalRead(application: Application, attributesType: String, contentHash: [UInt8])
         -> StoreStatement<SchemaVersion?>
     {
         StoreStatement(statement: newestWithContent, parameters: [application.id, attributesType, PGBytea(contentHash)]) { result in
-            try result.rows.first.map { row in try version(row, application: application, attributesType: attributesType) }
+            try result.rows.first.map { row in
+                let found = try version(row, application: application, attributesType: attributesType)
+                return SchemaVersion(
+                    applicationCode: found.applicationCode, attributesType: found.attributesType, version: found.version,
+                    jsonSchema: found.jsonSchema, created: found.created, state: try VersionState(row: row, from: 3))
+            }
         }
     }
 

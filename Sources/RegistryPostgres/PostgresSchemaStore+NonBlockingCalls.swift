@@ -27,10 +27,40 @@ extension PostgresSchemaStore {
     }
 
     public func list(
-        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int, includingDisabled: Bool,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
     ) {
-        pool.run(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit), then: done)
+        pool.run(
+            Self.listRead(
+                application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: includingDisabled),
+            then: done)
+    }
+
+    public func changeState(
+        application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        pool.run(Self.stateChange(application: application, attributesType: attributesType, version: version, to: change, by: actor), then: done)
+    }
+
+    public func pinLatest(
+        application: Application, attributesType: String, version: Int32, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        pool.run(Self.pinning(application: application, attributesType: attributesType, version: version, by: actor), then: done)
+    }
+
+    public func unpinLatest(
+        application: Application, attributesType: String, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Int32?, any Error>) -> Void
+    ) {
+        pool.run(Self.unpinning(application: application, attributesType: attributesType, by: actor), then: done)
+    }
+
+    public func latestCandidates(
+        application: Application, attributesType: String, then done: @escaping @Sendable (Result<LatestCandidates, any Error>) -> Void
+    ) {
+        pool.run(Self.latestCandidatesRead(application: application, attributesType: attributesType), then: done)
     }
 
     public func newestIdentical(

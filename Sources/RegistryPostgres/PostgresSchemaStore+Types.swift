@@ -21,7 +21,9 @@ extension PostgresSchemaStore {
                     attributesType: try row.string(0), liveVersions: try row.int64(1), newestVersion: try row.int32(2),
                     newestCreated: try row.string(3),
                     policy: TypeSummary.Policy(
-                        mode: try row.string(4), enforce: try row.string(5), oldestSupportedVersion: try row.int32(6)))
+                        mode: try row.string(4), enforce: try row.string(5), oldestSupportedVersion: try row.int32(6)),
+                    latestPin: try row.optionalString(7).map { _ throws(PGError) in try row.int32(7) },
+                    deprecatedVersions: try row.int64(8), disabledVersions: try row.int64(9))
             }
         }
     }

@@ -74,52 +74,55 @@ public struct PostgresSchemaStore: SchemaStore {
         try pool.run(Self.schemaRead(application: application, attributesType: attributesType, version: version))
     }
 
-    /// One live version, nil when it does not exist or was deleted.
+    /// One live version in whatever state, nil when it does not exist or was deleted.
     static func schemaRead(application: Application, attributesType: String, version: Int32) -> StoreStatement<SchemaVersion?> {
         StoreStatement(statement: getVersion, parameters: [application.id, attributesType, version]) { result in
             try result.rows.first.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: attributesType, version: version,
                     jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2),
-                    createdBy: try row.optionalString(3))
+                    createdBy: try row.optionalString(3), state: try VersionState(row: row, from: 4))
             }
         }
     }
 
-    public func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
-        -> [SchemaVersion]
-    {
-        try pool.run(Self.listRead(application: application, attributesType: attributesType, after: cursor, limit: limit))
+    public func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool
+    ) throws -> [SchemaVersion] {
+        try pool.run(
+            Self.listRead(
+                application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: includingDisabled))
     }
 
     /// Live versions in list order (type, then version descending), of one type or all, after a
-    /// cursor or from the start, at most `limit` (nil: all). A type's newest versions are this
-    /// read with no cursor.
-    static func listRead(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?)
-        -> StoreStatement<[SchemaVersion]>
-    {
+    /// cursor or from the start, at most `limit` (nil: all), disabled ones only when asked for.
+    /// A type's newest versions are this read with no cursor.
+    static func listRead(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool
+    ) -> StoreStatement<[SchemaVersion]> {
         let limit: Int? = limit.map { max(0, $0) }
         let statement: PGStatement
         let parameters: [(any PGParameter)?]
         switch (attributesType, cursor) {
         case (nil, nil):
             statement = listAll
-            parameters = [application.id, limit]
+            parameters = [application.id, limit, includingDisabled]
         case (nil, let cursor?):
             statement = listAllAfter
-            parameters = [application.id, cursor.attributesType, cursor.version, limit]
+            parameters = [application.id, cursor.attributesType, cursor.version, limit, includingDisabled]
         case (let type?, nil):
             statement = listType
-            parameters = [application.id, type, limit]
+            parameters = [application.id, type, limit, includingDisabled]
         case (let type?, let cursor?):
             statement = listTypeAfter
-            parameters = [application.id, type, cursor.attributesType, cursor.version, limit]
+            parameters = [application.id, type, cursor.attributesType, cursor.version, limit, includingDisabled]
         }
         return StoreStatement(statement: statement, parameters: parameters) { result in
             try result.rows.map { row in
                 SchemaVersion(
                     applicationCode: application.code, attributesType: try row.string(0), version: try row.int32(1),
-                    jsonSchema: try row.string(2), created: try row.string(3), createdBy: try row.optionalString(4))
+                    jsonSchema: try row.string(2), created: try row.string(3), createdBy: try row.optionalString(4),
+                    state: try VersionState(row: row, from: 5))
             }
         }
     }

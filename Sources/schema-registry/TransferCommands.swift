@@ -47,7 +47,8 @@ enum TransferCommands {
         }
         let summary =
             "\(outcome.versionsAdded) versions, \(outcome.retiredAdded) retired numbers, "
-            + "\(outcome.countersRaised) counters, \(outcome.policiesChanged) policies"
+            + "\(outcome.countersRaised) counters, \(outcome.policiesChanged) policies, "
+            + "\(outcome.statesChanged) states, \(outcome.pinsChanged) pins"
         if !outcome.changesAnything {
             print("unchanged: everything in \(path) is already in \(code)")
         } else if dryRun {

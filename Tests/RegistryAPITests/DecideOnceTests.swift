@@ -88,8 +88,24 @@ private final class CountingStore: SchemaStore {
     func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) throws -> StoredResponse? {
         try store.storedResponse(accountID: accountID, applicationID: applicationID, idempotencyKey: idempotencyKey)
     }
-    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws -> [SchemaVersion] {
-        try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit)
+    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool) throws
+        -> [SchemaVersion]
+    {
+        try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: includingDisabled)
+    }
+    func changeState(application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor)
+        throws -> SchemaVersion?
+    {
+        try store.changeState(application: application, attributesType: attributesType, version: version, to: change, by: actor)
+    }
+    func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
+        try store.pinLatest(application: application, attributesType: attributesType, version: version, by: actor)
+    }
+    func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) throws -> Int32? {
+        try store.unpinLatest(application: application, attributesType: attributesType, by: actor)
+    }
+    func latestCandidates(application: Application, attributesType: String) throws -> LatestCandidates {
+        try store.latestCandidates(application: application, attributesType: attributesType)
     }
     func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
         throws -> ComparisonBasis

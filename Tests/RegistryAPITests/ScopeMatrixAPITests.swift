@@ -55,6 +55,22 @@ import TestSupport
         "POST /api/live_activity_schemas/{attributesType}/{version}:check": Case(scope: .read) { t, _ in
             ("POST", "/api/live_activity_schemas/Matrix/1:check", ["application": .string(t.code), "event": "update", "content_state": [:]])
         },
+        "POST /api/live_activity_schemas/{attributesType}/{version}:deprecate": Case(scope: .publish) { t, _ in
+            ("POST", "/api/live_activity_schemas/Matrix/1:deprecate?application=\(t.code)", ["message": "use a newer version"])
+        },
+        "POST /api/live_activity_schemas/{attributesType}/{version}:disable": Case(scope: .admin) { t, index in
+            ("POST", "/api/live_activity_schemas/Withdrawn/\(index + 1):disable?application=\(t.code)", ["reason": "withdrawn"])
+        },
+        "POST /api/live_activity_schemas/{attributesType}/{version}:restore": Case(scope: .publish) { t, _ in
+            ("POST", "/api/live_activity_schemas/Matrix/1:restore?application=\(t.code)", [:])
+        },
+        // The table lists PUT before DELETE, so each scope that may pin removes its own pin.
+        "PUT /api/live_activity_types/{attributesType}/latest_pin": Case(scope: .publish) { t, _ in
+            ("PUT", "/api/live_activity_types/Matrix/latest_pin?application=\(t.code)", ["version": 1])
+        },
+        "DELETE /api/live_activity_types/{attributesType}/latest_pin": Case(scope: .publish) { t, _ in
+            ("DELETE", "/api/live_activity_types/Matrix/latest_pin?application=\(t.code)", nil)
+        },
         "POST /api/live_activities:preview": Case(scope: .read) { t, _ in
             ("POST", "/api/live_activities:preview", ["application": .string(t.code), "bundle_id": "com.example.flights"])
         },
@@ -96,7 +112,10 @@ import TestSupport
         let owner = try registry.makeTenant()
         let admin = AdminStore(pool: registry.pool)
         #expect(try owner.publish("Matrix", Self.schema).status == 200)
-        for _ in TokenScope.allCases { #expect(try owner.publish("Doomed", Self.schema).status == 200) }
+        for _ in TokenScope.allCases {
+            #expect(try owner.publish("Doomed", Self.schema).status == 200)
+            #expect(try owner.publish("Withdrawn", Self.schema).status == 200)
+        }
 
         var checked = 0
         for (index, scope) in TokenScope.allCases.enumerated() {

@@ -9,6 +9,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case tokenExpiryChange = "token_expiry_change"
     case applicationCreate = "application_create"
     case `import`
+    case stateChange = "state_change"
+    case latestPin = "latest_pin"
 
     /// The action named `text`, or a 400 naming `field`.
     public static func parse(_ text: String, field: String) throws(RegistryError) -> AuditAction {

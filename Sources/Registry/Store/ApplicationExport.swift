@@ -1,7 +1,7 @@
 /// Everything of one application that moves between environments (staging → production):
 /// each type's live versions (text byte for byte, creation time, publisher), its retired
-/// (deleted) numbers and its version counter, and the compatibility policies. Tokens,
-/// accounts and idempotency keys stay behind.
+/// (deleted) numbers and its version counter, each version's state and each type's `latest`
+/// pin, and the compatibility policies. Tokens, accounts and idempotency keys stay behind.
 public struct ApplicationExport: Sendable, Equatable {
     public static let format = "live-activity-schema-registry-export"
     public static let formatVersion = 1
@@ -13,11 +13,30 @@ public struct ApplicationExport: Sendable, Equatable {
         public let created: String
         /// Who published it (a token's name); nil when not recorded.
         public let createdBy: String?
-        public init(version: Int32, jsonSchema: String, created: String, createdBy: String?) {
+        /// Its state, with times in the export's form (RFC 3339 UTC with microseconds); a file
+        /// without one means active.
+        public let state: ExportedState
+        public init(version: Int32, jsonSchema: String, created: String, createdBy: String?, state: ExportedState = .active) {
             self.version = version
             self.jsonSchema = jsonSchema
             self.created = created
             self.createdBy = createdBy
+            self.state = state
+        }
+    }
+
+    /// A version's state as exported: what the database stores, nothing derived.
+    public enum ExportedState: Sendable, Equatable {
+        case active
+        case deprecated(message: String, sunset: String?, at: String, by: String)
+        case disabled(reason: String, at: String, by: String)
+
+        public var name: String {
+            switch self {
+            case .active: "active"
+            case .deprecated: "deprecated"
+            case .disabled: "disabled"
+            }
         }
     }
 
@@ -27,11 +46,14 @@ public struct ApplicationExport: Sendable, Equatable {
         public let lastVersion: Int32
         public let versions: [LiveVersion]
         public let retired: [Int32]
-        public init(attributesType: String, lastVersion: Int32, versions: [LiveVersion], retired: [Int32]) {
+        /// The version `latest` is pinned to; nil when none is.
+        public let latestPin: Int32?
+        public init(attributesType: String, lastVersion: Int32, versions: [LiveVersion], retired: [Int32], latestPin: Int32? = nil) {
             self.attributesType = attributesType
             self.lastVersion = lastVersion
             self.versions = versions
             self.retired = retired
+            self.latestPin = latestPin
         }
     }
 
@@ -70,19 +92,33 @@ extension ApplicationExport {
             "format_version": .number(String(Self.formatVersion)),
             "application": .string(application),
             "types": .array(types.map { type in
-                .object([
+                var object: JSONObject = [
                     "attributes_type": .string(type.attributesType),
                     "last_version": .number(String(type.lastVersion)),
                     "versions": .array(type.versions.map { version in
-                        .object([
+                        var object: JSONObject = [
                             "version": .number(String(version.version)),
                             "json_schema": .string(version.jsonSchema),
                             "created": .string(version.created),
                             "created_by": version.createdBy.map(JSONValue.string) ?? .null,
-                        ])
+                            "state": .string(version.state.name),
+                        ]
+                        switch version.state {
+                        case .active: break
+                        case .deprecated(let message, let sunset, let at, let by):
+                            object["deprecation"] = [
+                                "message": .string(message), "sunset": sunset.map(JSONValue.string) ?? .null, "at": .string(at),
+                                "by": .string(by),
+                            ]
+                        case .disabled(let reason, let at, let by):
+                            object["disabled"] = ["reason": .string(reason), "at": .string(at), "by": .string(by)]
+                        }
+                        return .object(object)
                     }),
                     "retired": .array(type.retired.map { .number(String($0)) }),
-                ])
+                ]
+                if let pin = type.latestPin { object["latest_pin"] = .number(String(pin)) }
+                return .object(object)
             }),
             "policies": .array(policies.map { policy in
                 .object([
@@ -143,7 +179,7 @@ extension ApplicationExport {
                 versions.append(
                     LiveVersion(
                         version: number, jsonSchema: try Self.string(version["json_schema"], "\(at).json_schema"),
-                        created: created, createdBy: createdBy))
+                        created: created, createdBy: createdBy, state: try Self.state(version, at)))
             }
             var retired: [Int32] = []
             for (position, entry) in try Self.array(object["retired"], "\(path).retired").enumerated() {
@@ -153,7 +189,15 @@ extension ApplicationExport {
                 }
                 retired.append(number)
             }
-            types.append(TypeHistory(attributesType: name, lastVersion: last, versions: versions, retired: retired))
+            var latestPin: Int32?
+            if let pin = object["latest_pin"], !pin.isNull {
+                let number = try Self.number(pin, "\(path).latest_pin")
+                guard let pinned = versions.first(where: { $0.version == number }), pinned.state.name != "disabled" else {
+                    throw .invalidArgument("\(path).latest_pin: must name a listed version that is not disabled")
+                }
+                latestPin = number
+            }
+            types.append(TypeHistory(attributesType: name, lastVersion: last, versions: versions, retired: retired, latestPin: latestPin))
         }
         var policies: [Policy] = []
         for (index, item) in try Self.array(root["policies"], "policies").enumerated() {
@@ -198,6 +242,47 @@ extension ApplicationExport {
     static func isPossibleTime(_ text: String) -> Bool {
         guard let year = Int(text.prefix(4)), year >= 1 else { return false }
         return SwiftDateValue.number(fromRFC3339: text) != nil
+    }
+
+    /// A version's `state` (absent: active) and its details, checked with the rules of the
+    /// state routes; times as `created`'s.
+    private static func state(_ version: JSONObject, _ at: String) throws(RegistryError) -> ExportedState {
+        let name = try version["state"].map { value throws(RegistryError) in try Self.string(value, "\(at).state") } ?? "active"
+        func time(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {
+            let text = try Self.string(value, path)
+            guard isUTCTime(text), isPossibleTime(text) else { throw .invalidArgument("\(path): must be an RFC 3339 UTC time") }
+            return text
+        }
+        func by(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {
+            let text = try Self.string(value, path)
+            try TokenTerms.validateName(text, field: path)
+            return text
+        }
+        switch name {
+        case "active":
+            return .active
+        case "deprecated":
+            let path = "\(at).deprecation"
+            guard let details = version["deprecation"]?.objectValue else { throw .invalidArgument("\(path): must be an object") }
+            let message = try Self.string(details["message"], "\(path).message")
+            try StateChange.validateText(message, field: "\(path).message")
+            var sunset: String?
+            if let value = details["sunset"], !value.isNull {
+                let text = try time(value, "\(path).sunset")
+                guard let year = Int(text.prefix(4)), year >= 1970 else { throw .invalidArgument("\(path).sunset: must be from 1970 on") }
+                sunset = text
+            }
+            return .deprecated(
+                message: message, sunset: sunset, at: try time(details["at"], "\(path).at"), by: try by(details["by"], "\(path).by"))
+        case "disabled":
+            let path = "\(at).disabled"
+            guard let details = version["disabled"]?.objectValue else { throw .invalidArgument("\(path): must be an object") }
+            let reason = try Self.string(details["reason"], "\(path).reason")
+            try StateChange.validateText(reason, field: "\(path).reason")
+            return .disabled(reason: reason, at: try time(details["at"], "\(path).at"), by: try by(details["by"], "\(path).by"))
+        default:
+            throw .invalidArgument("\(at).state: must be active, deprecated or disabled")
+        }
     }
 
     private static func string(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {

@@ -13,11 +13,16 @@ public struct ChangeCursor: Sendable, Equatable {
     public static let start = ChangeCursor(xid: 0, id: 0)
 }
 
-/// What changed: a version published or deleted, or a compatibility policy set or removed.
+/// What changed: a version published or deleted, a compatibility policy set or removed, a
+/// version's state changed (deprecated, disabled, restored), or a type's `latest` pinned or
+/// unpinned.
 public enum ChangeKind: String, Sendable {
     case published
     case deleted
     case policyChanged = "policy_changed"
+    case stateChanged = "state_changed"
+    /// `version` is the pinned version, nil when the pin was removed.
+    case latestPinned = "latest_pinned"
 }
 
 /// One event of the change feed.
@@ -26,7 +31,7 @@ public struct ChangeEvent: Sendable, Equatable {
     public let kind: ChangeKind
     /// nil for a change of the application's own policy.
     public let attributesType: String?
-    /// nil for policy changes.
+    /// nil for policy changes and removed pins.
     public let version: Int32?
     /// RFC 3339 UTC.
     public let at: String

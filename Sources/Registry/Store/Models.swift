@@ -87,12 +87,15 @@ public struct SchemaVersion: Sendable, Equatable {
     public let contentHash: [UInt8]?
     /// Who published it (a token's name, or `token <id>`); nil when not recorded.
     public let createdBy: String?
+    /// Active, deprecated or disabled: the one thing about a version that changes.
+    public let state: VersionState
 
     public init(
         applicationCode: String, attributesType: String, version: Int32, jsonSchema: String, created: String,
-        contentHash: [UInt8]? = nil, createdBy: String? = nil
+        contentHash: [UInt8]? = nil, createdBy: String? = nil, state: VersionState = .active
     ) {
         self.createdBy = createdBy
+        self.state = state
         self.applicationCode = applicationCode
         self.attributesType = attributesType
         self.version = version
@@ -106,6 +109,7 @@ public struct SchemaVersion: Sendable, Equatable {
     public static func == (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {
         lhs.applicationCode.hasSameBytes(as: rhs.applicationCode) && lhs.attributesType.hasSameBytes(as: rhs.attributesType)
             && lhs.version == rhs.version && lhs.jsonSchema.hasSameBytes(as: rhs.jsonSchema) && lhs.created == rhs.created && lhs.createdBy == rhs.createdBy
+            && lhs.state == rhs.state
     }
 }
 

@@ -18,10 +18,25 @@ public protocol NonBlockingCalls: Sendable {
         application: Application, attributesType: String, version: Int32,
         then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void)
     /// `SchemaStore.list`: live versions in list order, optionally of one type, after `cursor`,
-    /// at most `limit`.
+    /// at most `limit`, disabled ones only when `includingDisabled`.
     func list(
-        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int, includingDisabled: Bool,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void)
+    /// `SchemaStore.changeState`: moves a live version to another state with its audit event.
+    func changeState(
+        application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void)
+    /// `SchemaStore.pinLatest`: pins `latest` with its audit event; false when the version cannot be pinned.
+    func pinLatest(
+        application: Application, attributesType: String, version: Int32, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+    /// `SchemaStore.unpinLatest`: removes the pin with its audit event; the version it named.
+    func unpinLatest(
+        application: Application, attributesType: String, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Int32?, any Error>) -> Void)
+    /// `SchemaStore.latestCandidates`: what `latest` chooses from.
+    func latestCandidates(
+        application: Application, attributesType: String, then done: @escaping @Sendable (Result<LatestCandidates, any Error>) -> Void)
     /// `SchemaStore.newestIdentical`: the newest live version of a type with this content hash.
     func newestIdentical(
         application: Application, attributesType: String, contentHash: [UInt8],
@@ -75,10 +90,39 @@ extension NonBlockingCalls where Self: SchemaStore {
     }
 
     public func list(
-        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int, includingDisabled: Bool,
         then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
     ) {
-        done(Result { try list(application: application, attributesType: attributesType, after: cursor, limit: limit) })
+        done(Result {
+            try list(application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: includingDisabled)
+        })
+    }
+
+    public func changeState(
+        application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        done(Result { try changeState(application: application, attributesType: attributesType, version: version, to: change, by: actor) })
+    }
+
+    public func pinLatest(
+        application: Application, attributesType: String, version: Int32, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        done(Result { try pinLatest(application: application, attributesType: attributesType, version: version, by: actor) })
+    }
+
+    public func unpinLatest(
+        application: Application, attributesType: String, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<Int32?, any Error>) -> Void
+    ) {
+        done(Result { try unpinLatest(application: application, attributesType: attributesType, by: actor) })
+    }
+
+    public func latestCandidates(
+        application: Application, attributesType: String, then done: @escaping @Sendable (Result<LatestCandidates, any Error>) -> Void
+    ) {
+        done(Result { try latestCandidates(application: application, attributesType: attributesType) })
     }
 
     public func newestIdentical(
@@ -131,5 +175,15 @@ extension NonBlockingCalls where Self: SchemaStore {
         then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         done(Result { try removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor) })
+    }
+}
+
+extension NonBlockingCalls {
+    /// `list` without disabled versions: what every reader but an `include=disabled` list sees.
+    public func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int,
+        then done: @escaping @Sendable (Result<[SchemaVersion], any Error>) -> Void
+    ) {
+        list(application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: false, then: done)
     }
 }

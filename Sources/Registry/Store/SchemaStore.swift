@@ -24,13 +24,34 @@ public protocol SchemaStore: PublishingStore, NonBlockingCalls, NonBlockingFeed,
     /// of, nor claims, another's keys.
     func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) throws -> StoredResponse?
 
-    /// One live version, or nil when unknown or deleted.
+    /// One live version in whatever state (readers refuse a disabled one), or nil when unknown
+    /// or deleted.
     func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion?
 
     /// Live versions in list order (type ascending by bytes, version descending), optionally of
-    /// one type, starting after `cursor`, at most `limit` when given.
-    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
-        -> [SchemaVersion]
+    /// one type, starting after `cursor`, at most `limit` when given; disabled ones only when
+    /// `includingDisabled`.
+    func list(
+        application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool
+    ) throws -> [SchemaVersion]
+
+    /// Moves a live version to another state with its `state_change` audit event in the same
+    /// transaction, and returns it as it now is; nil (and nothing recorded) when it is unknown
+    /// or deleted.
+    func changeState(
+        application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor
+    ) throws -> SchemaVersion?
+
+    /// Pins the type's `latest` to a live version that is not disabled, with its `latest_pin`
+    /// audit event; false (and nothing recorded) when there is no such version.
+    func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool
+
+    /// Removes the type's pin with its audit event; the version it named, or nil (and nothing
+    /// recorded) when none was set.
+    func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) throws -> Int32?
+
+    /// What `latest` chooses from for a type, read in one snapshot (`LatestCandidates.latest`).
+    func latestCandidates(application: Application, attributesType: String) throws -> LatestCandidates
 
     /// What a version of the type would be compared with if published now (below `version`
     /// when given), read in one snapshot like a publish reads it; for the dry run.
@@ -72,4 +93,13 @@ public protocol SchemaStore: PublishingStore, NonBlockingCalls, NonBlockingFeed,
 
     /// The position of "now": every event final at this moment is before it.
     func currentChangeCursor() throws -> ChangeCursor
+}
+
+extension SchemaStore {
+    /// `list` without disabled versions: what every reader but an `include=disabled` list sees.
+    public func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?) throws
+        -> [SchemaVersion]
+    {
+        try list(application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: false)
+    }
 }

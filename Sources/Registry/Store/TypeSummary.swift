@@ -22,8 +22,19 @@ public struct TypeSummary: Sendable, Equatable {
     /// RFC 3339 UTC creation time of the newest live version.
     public let newestCreated: String
     public let policy: Policy
+    /// The version `latest` is pinned to, nil when none is.
+    public let latestPin: Int32?
+    /// How many of the live versions are deprecated, and how many disabled.
+    public let deprecatedVersions: Int64
+    public let disabledVersions: Int64
 
-    public init(attributesType: String, liveVersions: Int64, newestVersion: Int32, newestCreated: String, policy: Policy) {
+    public init(
+        attributesType: String, liveVersions: Int64, newestVersion: Int32, newestCreated: String, policy: Policy,
+        latestPin: Int32? = nil, deprecatedVersions: Int64 = 0, disabledVersions: Int64 = 0
+    ) {
+        self.latestPin = latestPin
+        self.deprecatedVersions = deprecatedVersions
+        self.disabledVersions = disabledVersions
         self.attributesType = attributesType
         self.liveVersions = liveVersions
         self.newestVersion = newestVersion

@@ -51,15 +51,16 @@ final class Caches: Sendable {
         entityTagSalt = settings.entityTagSalt
     }
 
-    /// Forgets what a committed change makes stale: a publish moves its type's `latest`, a
-    /// delete also removes the version and its form. Published versions never change, and no
-    /// cache holds a policy (publishes read theirs in their own statement), so nothing else is.
+    /// Forgets what a committed change makes stale: a publish or a pin moves its type's
+    /// `latest`; a delete or a state change may move it too and also changes (or removes) the
+    /// version's body and form. Contents never change, and no cache holds a policy (publishes
+    /// read theirs in their own statement), so nothing else is.
     func forget(_ change: CommittedChange) {
         guard let attributesType = change.attributesType else { return }
         switch change.kind {
-        case .published:
+        case .published, .latestPinned:
             latest.invalidate(LatestVersions.Key(applicationID: change.applicationID, attributesType: attributesType))
-        case .deleted:
+        case .deleted, .stateChanged:
             latest.invalidate(LatestVersions.Key(applicationID: change.applicationID, attributesType: attributesType))
             if let version = change.version {
                 responses.invalidate(applicationID: change.applicationID, attributesType: attributesType, version: version)

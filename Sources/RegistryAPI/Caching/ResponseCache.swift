@@ -2,9 +2,10 @@ import Registry
 import Striping
 import Synchronization
 
-/// Rendered bodies of published versions and their forms. Both never change until the
-/// version is deleted, so they are served from memory with their ETag; a delete anywhere
-/// removes them here (directly on this replica, from the change feed on the others).
+/// Rendered bodies of published versions and their forms. Both change only when the version's
+/// state changes or it is deleted, so they are served from memory with their ETag; such a
+/// change anywhere removes them here (directly on this replica, from the change feed on the
+/// others). A disabled version is never cached.
 ///
 /// A fetch that raced a delete must not put the deleted version back: callers take an
 /// `epoch` before reading the database and `insert` ignores bodies read before the latest
@@ -30,12 +31,21 @@ public final class ResponseCache: Sendable {
     public struct Entry: Sendable {
         public let body: [UInt8]
         public let etag: String
+        /// Headers the version's state adds (`Deprecation`, `Sunset`); empty when active.
+        public let notices: [(name: String, value: String)]
+
+        init(body: [UInt8], etag: String, notices: [(name: String, value: String)] = []) {
+            self.body = body
+            self.etag = etag
+            self.notices = notices
+        }
     }
 
     /// What one entry costs the process, counted against the capacity: the body's and tag's
-    /// heap blocks, the type name's, and the cache's own per-entry bookkeeping.
+    /// heap blocks, the notices', the type name's, and the cache's own per-entry bookkeeping.
     static func cost(of entry: Entry, for key: Key) -> Int {
         HeapSize.of(entry.body) + HeapSize.of(entry.etag) + HeapSize.of(key.attributesType.text)
+            + entry.notices.reduce(0) { $0 + HeapSize.of($1.name) + HeapSize.of($1.value) }
             + ByteBoundedCache<Key, Entry>.entryOverhead
     }
 
@@ -111,7 +121,7 @@ public final class ResponseCache: Sendable {
     /// rendering leaves it) is stored in a block of its exact size, so the cache holds no slack.
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
         guard epoch == self.epoch else { return }
-        let stored = entry.body.capacity > entry.body.count ? Entry(body: HeapSize.exact(entry.body), etag: entry.etag) : entry
+        let stored = entry.body.capacity > entry.body.count ? Entry(body: HeapSize.exact(entry.body), etag: entry.etag, notices: entry.notices) : entry
         shard(key.applicationID, key.attributesType, key.version).insert(stored, for: key, cost: Self.cost(of: stored, for: key))
     }
 

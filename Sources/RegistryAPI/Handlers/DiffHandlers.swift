@@ -16,19 +16,19 @@ enum DiffHandlers {
             text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
         }
         let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
-        let newer = try SchemaHandlers.found(read, attributesType, version)
+        let newer = try SchemaHandlers.found(read, attributesType, version, for: call)
         let earlier = try await earlier(call, application, attributesType, before: version, requested: requested)
-        return try await compared(call, newer, with: earlier, application: application)
+        return VersionNotice.noting(newer, in: try await compared(call, newer, with: earlier, application: application))
     }
 
-    /// The version to compare with: `requested`, else the previous live version (404 when
-    /// there is none).
+    /// The version to compare with: `requested` (refused when disabled), else the previous
+    /// live version that is not disabled (404 when there is none).
     private static func earlier(
         _ call: Call, _ application: Application, _ attributesType: String, before version: Int32, requested: Int32?
     ) async throws(RegistryError) -> SchemaVersion {
         if let requested {
             let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: requested, then: $1) }
-            return try SchemaHandlers.found(read, attributesType, requested)
+            return try SchemaHandlers.found(read, attributesType, requested, for: call)
         }
         // The list order is version descending within a type: the first live version after
         // this one is the previous live version.

@@ -10,7 +10,8 @@ enum FormHandlers {
         return try await formResponse(call, application, attributesType, version)
     }
 
-    /// One version's form, from the response cache when warm.
+    /// One version's form, from the response cache when warm; a deprecated version's carries
+    /// its `deprecated_version` warning after the form.
     static func formResponse(
         _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, resolvedFromLatest: Bool = false
     ) async throws(RegistryError) -> HTTPResponse {
@@ -18,7 +19,11 @@ enum FormHandlers {
             call, .form, of: application, attributesType, version, resolvedFromLatest: resolvedFromLatest,
             isHeavy: { schema in Reviews.isHeavy(schema.jsonSchema) },
             render: { schema throws(RegistryError) in
-                FormJSON.body(try call.caches.documents.document(of: schema), application: application.code, attributesType: attributesType, version: version)
+                var annotations = JSONObject()
+                if let warning = VersionNotice.warning(schema) { annotations["warnings"] = [warning] }
+                return FormJSON.body(
+                    try call.caches.documents.document(of: schema), application: application.code, attributesType: attributesType,
+                    version: version, annotations: annotations)
             })
     }
 

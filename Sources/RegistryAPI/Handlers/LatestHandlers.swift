@@ -1,9 +1,11 @@
 import HTTPServer
 import Registry
 
-/// `…/{attributesType}/latest` and its form: the newest live version of a type, answered
-/// exactly as that version's own URL would answer (its body names the version), with a tag
-/// that also names the version. Warm, both lookups are in memory, so an event loop answers.
+/// `…/{attributesType}/latest` and its form: the version `latest` names for a type
+/// (`LatestCandidates`: the pin, else the newest active version, else the newest deprecated
+/// one; never a disabled one), answered exactly as that version's own URL would answer (its
+/// body names the version), with a tag that also names the version. Warm, both lookups are in
+/// memory, so an event loop answers.
 enum LatestHandlers {
     static func get(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (application, attributesType, version) = try await newest(call)
@@ -23,25 +25,18 @@ enum LatestHandlers {
         return (application, attributesType, try await newestVersion(call, application, attributesType))
     }
 
-    /// The newest live version's number: from memory when known, else read on the loop and
-    /// remembered unless a publish or delete of the type was seen meanwhile. 404 when the type
-    /// has none.
+    /// The number `latest` names: from memory when known, else read on the loop and
+    /// remembered unless a publish, delete, state change or pin of the type was seen meanwhile.
+    /// 404 when the type has no version that is not disabled.
     static func newestVersion(_ call: Call, _ application: Application, _ attributesType: String) async throws(RegistryError) -> Int32 {
         let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
         if let known = call.caches.latest.version(key) { return known }
         let generation = call.caches.latest.generation(key)
-        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }
-        return try remembered(call, rows, attributesType, key, readAt: generation)
-    }
-
-    /// The newest of `rows` (newest first), remembered for the type; 404 when there is none.
-    private static func remembered(
-        _ call: Call, _ rows: [SchemaVersion], _ attributesType: String, _ key: LatestVersions.Key, readAt generation: Int
-    ) throws(RegistryError) -> Int32 {
-        guard let newest = rows.first else {
+        let candidates = try await call.read { $0.latestCandidates(application: application, attributesType: attributesType, then: $1) }
+        guard let latest = candidates.latest else {
             throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no live version")
         }
-        call.caches.latest.remember(newest.version, for: key, readAt: generation)
-        return newest.version
+        call.caches.latest.remember(latest, for: key, readAt: generation)
+        return latest
     }
 }

@@ -4,7 +4,7 @@ import Registry
 /// `POST /api/live_activity_schemas:lookup`: "is this schema registered?" for CI pipelines.
 /// The body is a Create body; the answer is the newest live version of the type whose content
 /// is identical (`CanonicalJSON`: whitespace outside strings ignored, everything else as
-/// written), or a 404.
+/// written) and that is not disabled, or a 404.
 enum LookupHandlers {
     /// Reads on the loop. Hashing the submitted text takes time in proportion to its size: a
     /// large one is hashed on a handler thread.
@@ -23,6 +23,7 @@ enum LookupHandlers {
         guard let schema = found else {
             throw .notFound("attributesType \(JSONWriter.string(.string(request.attributesType))) has no live version with this content")
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.getBody(schema))
+        return VersionNotice.noting(
+            schema, in: HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.getBody(schema)))
     }
 }

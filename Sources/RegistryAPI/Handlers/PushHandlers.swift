@@ -39,13 +39,16 @@ enum PushHandlers {
         let version: Int32
         if let requested { version = requested } else { version = try await LatestHandlers.newestVersion(call, application, attributesType) }
         let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
-        let schema = try SchemaHandlers.found(read, attributesType, version)
+        let schema = try SchemaHandlers.found(read, attributesType, version, for: call)
         return try await call.compute(heavy: Reviews.isHeavy(schema.jsonSchema, body: call.request.body)) { () throws(RegistryError) in
             let result = PushValueChecker.check(
                 try call.caches.documents.document(of: schema), event: event, contentState: state, attributes: attributes)
-            guard requested == nil, case .object(var answer) = result.json else { return JSONResponse.make(result.json) }
-            answer["version"] = .number(String(version))
-            return JSONResponse.make(.object(answer))
+            var answer = result.json
+            if requested == nil, case .object(var fields) = answer {
+                fields["version"] = .number(String(version))
+                answer = .object(fields)
+            }
+            return VersionNotice.noting(schema, in: JSONResponse.make(VersionNotice.warned(answer, about: schema)))
         }
     }
 
@@ -77,24 +80,20 @@ enum PushHandlers {
             let result = LiveActivityPreview.preview(
                 body.object, call: liveCall, bundleID: bundle,
                 schema: try schema.map { version throws(RegistryError) in try call.caches.documents.document(of: version) }, now: call.clock())
-            return JSONResponse.make(result.json)
+            guard let schema else { return JSONResponse.make(result.json) }
+            return VersionNotice.noting(schema, in: JSONResponse.make(VersionNotice.warned(result.json, about: schema)))
         }
     }
 
-    /// The version asked for, or the newest live one of the type: previews follow what a
-    /// journey would use today.
+    /// The version asked for, or the one `latest` names: previews follow what a journey would
+    /// use today. A disabled version is refused.
     private static func newestOrRequested(_ call: Call, application: Application, attributesType: String, version: Int32?)
         async throws(RegistryError) -> SchemaVersion
     {
-        if let version {
-            let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
-            return try SchemaHandlers.found(read, attributesType, version)
-        }
-        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }
-        guard let newest = rows.first else {
-            throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
-        }
-        return newest
+        let number: Int32
+        if let version { number = version } else { number = try await LatestHandlers.newestVersion(call, application, attributesType) }
+        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: number, then: $1) }
+        return try SchemaHandlers.found(read, attributesType, number, for: call)
     }
 
     private static func object(_ body: BodyFields, _ field: FieldName, required: Bool) throws(RegistryError) -> JSONObject? {

@@ -16,17 +16,39 @@ enum SchemaHandlers {
         let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
             token.isEmpty ? nil : try PageToken.decode(token)
         }
+        let includingDisabled = try includesDisabled(call.query.string(include))
         let application = try await call.application(code: code)
         guard let pageSize else {
-            return try await SchemaListStream.respond(call, application: application, attributesType: attributesType, after: cursor)
+            return try await SchemaListStream.respond(
+                call, application: application, attributesType: attributesType, after: cursor, includingDisabled: includingDisabled)
         }
         guard pageSize < PlacementLimits.loopPageRows else {
             return try await call.work(heavy: true, in: call.longPages) { () throws(RegistryError) in
-                page(try call.store.run({ try $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1) }), pageSize)
+                page(
+                    try call.store.run({
+                        try $0.list(
+                            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1,
+                            includingDisabled: includingDisabled)
+                    }), pageSize)
             }
         }
-        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1, then: $1) }
+        let rows = try await call.read {
+            $0.list(
+                application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1,
+                includingDisabled: includingDisabled, then: $1)
+        }
         return try await rendering(call, rows) { page(rows, pageSize) }
+    }
+
+    static let include = FieldName("include")
+
+    /// `include=disabled` lists disabled versions too; nothing else may be included.
+    static func includesDisabled(_ text: String?) throws(RegistryError) -> Bool {
+        guard let text, !text.isEmpty else { return false }
+        guard text.utf8.elementsEqual("disabled".utf8) else {
+            throw .invalidArgument("include: must be \"disabled\", not \(ClientText.quoted(text))")
+        }
+        return true
     }
 
     static let pagesBusy = RegistryError.unavailable("the server is busy writing long list pages; retry in a moment", retryAfterSeconds: 1)
@@ -157,10 +179,13 @@ enum SchemaHandlers {
         return (code, attributesType, version)
     }
 
-    static func found(_ schema: SchemaVersion?, _ attributesType: String, _ version: Int32) throws(RegistryError)
+    /// The version a reader asked for: 404 when unknown or deleted, and the disabled 404
+    /// (`VersionNotice.disabled`) when it is disabled.
+    static func found(_ schema: SchemaVersion?, _ attributesType: String, _ version: Int32, for call: Call) throws(RegistryError)
         -> SchemaVersion
     {
         guard let schema else { throw notFound(attributesType, version) }
+        if case .disabled(let disablement) = schema.state { throw VersionNotice.disabled(schema, disablement, for: call) }
         return schema
     }
 

@@ -24,27 +24,35 @@ final class SchemaListStream: HTTPBodyStream {
     private let store: Storage
     private let application: Application
     private let attributesType: String?
+    private let includingDisabled: Bool
     private let position: Mutex<Position>
 
-    private init(store: Storage, application: Application, attributesType: String?, position: Position) {
+    private init(store: Storage, application: Application, attributesType: String?, includingDisabled: Bool, position: Position) {
         self.store = store
         self.application = application
         self.attributesType = attributesType
+        self.includingDisabled = includingDisabled
         self.position = Mutex(position)
     }
 
     /// The list response: the first batch is read on the loop; a short list is then answered
     /// in one piece, a longer one with the rest streamed from handler threads.
-    static func respond(_ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?)
-        async throws(RegistryError) -> HTTPResponse
-    {
-        let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1, then: $1) }
-        return try await SchemaHandlers.rendering(call, rows) { response(call, application: application, attributesType: attributesType, firstRows: rows) }
+    static func respond(
+        _ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?, includingDisabled: Bool
+    ) async throws(RegistryError) -> HTTPResponse {
+        let rows = try await call.read {
+            $0.list(
+                application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1,
+                includingDisabled: includingDisabled, then: $1)
+        }
+        return try await SchemaHandlers.rendering(call, rows) {
+            response(call, application: application, attributesType: attributesType, includingDisabled: includingDisabled, firstRows: rows)
+        }
     }
 
-    private static func response(_ call: Call, application: Application, attributesType: String?, firstRows: [SchemaVersion])
-        -> HTTPResponse
-    {
+    private static func response(
+        _ call: Call, application: Application, attributesType: String?, includingDisabled: Bool, firstRows: [SchemaVersion]
+    ) -> HTTPResponse {
         let headers = [("Content-Type", "application/json")]
         var rows = firstRows
         guard rows.count > firstBatchRows else {
@@ -55,7 +63,7 @@ final class SchemaListStream: HTTPBodyStream {
         append(rows, to: &first, leadingComma: false)
         let last = rows[rows.count - 1]
         let stream = SchemaListStream(
-            store: call.store, application: application, attributesType: attributesType,
+            store: call.store, application: application, attributesType: attributesType, includingDisabled: includingDisabled,
             position: Position(cursor: ListCursor(attributesType: last.attributesType, version: last.version),
                                rows: batchRows(afterRendering: first.count, rows: rows.count)))
         return HTTPResponse(status: 200, headers: headers, body: first, rest: stream)
@@ -64,7 +72,11 @@ final class SchemaListStream: HTTPBodyStream {
     func next() throws -> [UInt8]? {
         var position = self.position.withLock { $0 }
         guard !position.done else { return nil }
-        let rows = try store.run({ try $0.list(application: application, attributesType: attributesType, after: position.cursor, limit: position.rows) })
+        let rows = try store.run({
+            try $0.list(
+                application: application, attributesType: attributesType, after: position.cursor, limit: position.rows,
+                includingDisabled: includingDisabled)
+        })
         var out: [UInt8] = []
         Self.append(rows, to: &out, leadingComma: true)
         if rows.count < position.rows {

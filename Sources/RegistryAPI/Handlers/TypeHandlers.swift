@@ -45,8 +45,10 @@ enum TypeHandlers {
         return JSONResponse.make(.object(body))
     }
 
+    /// `latest_pin` only when one is set; `states` always counts the deprecated and disabled
+    /// live versions.
     static func json(_ summary: TypeSummary) -> JSONValue {
-        [
+        var object: JSONObject = [
             "attributes_type": .string(summary.attributesType),
             "live_versions": .number(String(summary.liveVersions)),
             "newest_version": .number(String(summary.newestVersion)),
@@ -57,6 +59,11 @@ enum TypeHandlers {
                 "oldest_supported_version": .number(String(summary.policy.oldestSupportedVersion)),
             ],
         ]
+        if let pin = summary.latestPin { object["latest_pin"] = .number(String(pin)) }
+        object["states"] = [
+            "deprecated": .number(String(summary.deprecatedVersions)), "disabled": .number(String(summary.disabledVersions)),
+        ]
+        return .object(object)
     }
 }
 

@@ -25,7 +25,7 @@ enum CachedResponse {
         let epoch = cache.epoch
         let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
         cache.recordMiss(key)
-        let schema = try SchemaHandlers.found(read, attributesType, version)
+        let schema = try SchemaHandlers.found(read, attributesType, version, for: call)
         let entry = try await call.compute(heavy: isHeavy(schema)) { () throws(RegistryError) in
             Self.entry(call, body: try render(schema), kind: kind, of: schema)
         }
@@ -41,19 +41,23 @@ enum CachedResponse {
         var response = HTTPResponse(status: notModified ? 304 : 200, body: notModified ? [] : entry.body)
         // One array for every header, with room for the two `RequestLog` adds: built from
         // literals and joined, this cost four arrays on every cache hit.
-        response.headers.reserveCapacity(5)
+        response.headers.reserveCapacity(5 + entry.notices.count)
         if !notModified { response.headers.append((name: "Content-Type", value: "application/json")) }
         response.headers.append((name: "ETag", value: etag))
         response.headers.append((name: "Cache-Control", value: "private, no-cache"))
+        response.headers += entry.notices
         return response
     }
 
     /// `body`, a representation of `schema` of the given kind, with a tag derived from the
-    /// stored content hash: the body is never hashed, which for a large schema or form cost
-    /// more than rendering it.
+    /// stored content hash and the version's state: the body is never hashed, which for a
+    /// large schema or form cost more than rendering it.
     static func entry(_ call: Call, body: [UInt8], kind: ResponseCache.Kind, of schema: SchemaVersion) -> ResponseCache.Entry {
         let contentHash = schema.contentHash ?? SHA256.hash(schema.jsonSchema.utf8)
         return ResponseCache.Entry(
-            body: body, etag: EntityTag.derived(kind: "\(kind)", contentHash: contentHash, salt: call.caches.entityTagSalt))
+            body: body,
+            etag: EntityTag.derived(
+                kind: "\(kind)" + VersionNotice.tagStamp(schema.state), contentHash: contentHash, salt: call.caches.entityTagSalt),
+            notices: VersionNotice.headers(schema.state))
     }
 }

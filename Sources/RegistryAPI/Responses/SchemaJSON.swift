@@ -1,7 +1,8 @@
 import Registry
 
 /// Renders stored versions with the proto (snake_case) field names. `updated` equals
-/// `created`: versions are immutable.
+/// `created`: the content is immutable; only `state` (with its `deprecation` or `disabled`
+/// details) changes.
 enum SchemaJSON {
     static func object(_ schema: SchemaVersion) -> JSONValue {
         var object: JSONObject = [
@@ -13,7 +14,26 @@ enum SchemaJSON {
             "updated": .string(schema.created),
         ]
         if let createdBy = schema.createdBy { object["created_by"] = .string(createdBy) }
+        object.members += stateMembers(schema.state).members
         return .object(object)
+    }
+
+    /// `state`, and the details of a deprecated or disabled one.
+    static func stateMembers(_ state: VersionState) -> JSONObject {
+        var members: JSONObject = ["state": .string(state.name)]
+        switch state {
+        case .active:
+            break
+        case .deprecated(let deprecation):
+            var details: JSONObject = ["message": .string(deprecation.message)]
+            if let sunset = deprecation.sunset { details["sunset"] = .string(sunset) }
+            details["at"] = .string(deprecation.at)
+            details["by"] = .string(deprecation.by)
+            members["deprecation"] = .object(details)
+        case .disabled(let disablement):
+            members["disabled"] = ["reason": .string(disablement.reason), "at": .string(disablement.at), "by": .string(disablement.by)]
+        }
+        return members
     }
 
     /// The same object written straight into `out`, for GET and list: the schema text is most
@@ -34,6 +54,12 @@ enum SchemaJSON {
         if let createdBy = schema.createdBy {
             out.append(contentsOf: #","created_by":"#.utf8)
             JSONWriter.writeString(createdBy, into: &out)
+        }
+        for member in stateMembers(schema.state).members {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.writeString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.write(member.value, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -1,7 +1,8 @@
 SELECT c.attributes_type, live.versions, newest.version, to_char(newest.created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
        COALESCE(own.mode, app.mode, 'backward_transitive'),
        COALESCE(own.enforce, app.enforce, 'warn'),
-       COALESCE(own.oldest_supported_version, app.oldest_supported_version, 1)
+       COALESCE(own.oldest_supported_version, app.oldest_supported_version, 1),
+       pin.version, live.deprecated, live.disabled
 FROM schema_version_counters AS c
     CROSS JOIN LATERAL (
         SELECT version, created FROM schema_versions AS v
@@ -10,10 +11,14 @@ FROM schema_version_counters AS c
         ORDER BY v.version DESC LIMIT 1
     ) AS newest
     CROSS JOIN LATERAL (
-        SELECT count(*) AS versions FROM schema_versions AS v
+        SELECT count(*) AS versions, count(*) FILTER (WHERE v.state = 'deprecated') AS deprecated,
+               count(*) FILTER (WHERE v.state = 'disabled') AS disabled
+        FROM schema_versions AS v
         WHERE v.application_id = c.application_id AND v.attributes_type = c.attributes_type
           AND v.deleted_at IS NULL
     ) AS live
+    LEFT JOIN latest_pins AS pin
+        ON pin.application_id = c.application_id AND pin.attributes_type = c.attributes_type
     LEFT JOIN compatibility_policies AS own
         ON own.application_id = c.application_id AND own.attributes_type = c.attributes_type
     LEFT JOIN compatibility_policies AS app

@@ -1,0 +1,114 @@
+import Registry
+
+/// Version states and `latest` pins. Each change is one statement that also records its audit
+/// event, so the change and its event commit together; the triggers of migration 0014 add the
+/// feed event in the same statement, whichever path made the change.
+extension PostgresSchemaStore {
+    public func changeState(
+        application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor
+    ) throws -> SchemaVersion? {
+        try pool.run(Self.stateChange(application: application, attributesType: attributesType, version: version, to: change, by: actor))
+    }
+
+    public func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
+        try pool.run(Self.pinning(application: application, attributesType: attributesType, version: version, by: actor))
+    }
+
+    public func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) throws -> Int32? {
+        try pool.run(Self.unpinning(application: application, attributesType: attributesType, by: actor))
+    }
+
+    public func latestCandidates(application: Application, attributesType: String) throws -> LatestCandidates {
+        try pool.run(Self.latestCandidatesRead(application: application, attributesType: attributesType))
+    }
+
+    /// Who a state or pin names as having made it: the token's name (or `token <id>`), else `cli`.
+    static func actorName(_ actor: AuditActor) -> String {
+        actor.createdBy ?? actor.kind.rawValue
+    }
+
+    /// Moves a live version to the state `change` names, clearing the other state's details,
+    /// with its `state_change` audit event; nil (and no event) when the version is unknown or
+    /// deleted. Returns the version as it now is.
+    static func stateChange(
+        application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor
+    ) -> StoreStatement<SchemaVersion?> {
+        let text: String?
+        let sunset: String?
+        var details: JSONObject = ["state": .string(change.stateName)]
+        switch change {
+        case .deprecate(let message, let date):
+            (text, sunset) = (message, date)
+            details["message"] = .string(message)
+            if let date { details["sunset"] = .string(date) }
+        case .disable(let reason):
+            (text, sunset) = (reason, nil)
+            details["reason"] = .string(reason)
+        case .restore:
+            (text, sunset) = (nil, nil)
+        }
+        let event = AuditRecord(
+            accountID: application.accountID, actor: actor, action: .stateChange, applicationID: application.id,
+            attributesType: attributesType, version: version, details: details)
+        let parameters: [(any PGParameter)?] = [application.id, attributesType, version, change.stateName, text, sunset, actorName(actor)]
+        return StoreStatement(
+            statement: changeStateStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true
+        ) { result in
+            try result.rows.first.map { row in
+                SchemaVersion(
+                    applicationCode: application.code, attributesType: attributesType, version: version,
+                    jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2),
+                    createdBy: try row.optionalString(3), state: try VersionState(row: row, from: 4))
+            }
+        }
+    }
+
+    /// Pins the type's `latest` to a live version that is not disabled, with its `latest_pin`
+    /// audit event; false (and no event) when there is no such version.
+    static func pinning(application: Application, attributesType: String, version: Int32, by actor: AuditActor)
+        -> StoreStatement<Bool>
+    {
+        let event = AuditRecord(
+            accountID: application.accountID, actor: actor, action: .latestPin, applicationID: application.id,
+            attributesType: attributesType, version: version, details: ["pinned": .bool(true)])
+        let parameters: [(any PGParameter)?] = [application.id, attributesType, version, actorName(actor)]
+        return StoreStatement(statement: pinLatestStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
+            result in !result.rows.isEmpty
+        }
+    }
+
+    /// Removes the type's pin with its `latest_pin` audit event; the version it named, or nil
+    /// (and no event) when there was none.
+    static func unpinning(application: Application, attributesType: String, by actor: AuditActor) -> StoreStatement<Int32?> {
+        let event = AuditRecord(
+            accountID: application.accountID, actor: actor, action: .latestPin, applicationID: application.id,
+            attributesType: attributesType, details: ["pinned": .bool(false)])
+        let parameters: [(any PGParameter)?] = [application.id, attributesType]
+        return StoreStatement(
+            statement: unpinLatestStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true
+        ) { result in
+            try result.rows.first.map { row throws(PGError) in try row.int32(0) }
+        }
+    }
+
+    /// What `latest` chooses from, in one snapshot: the pin when it names a live version that is
+    /// not disabled, the newest active version and the newest deprecated one.
+    static func latestCandidatesRead(application: Application, attributesType: String) -> StoreStatement<LatestCandidates> {
+        StoreStatement(statement: latestCandidatesStatement, parameters: [application.id, attributesType]) { result in
+            guard let row = result.rows.first else { throw PGError(kind: .unexpectedResult, debugDetail: "no row") }
+            func number(_ column: Int) throws(PGError) -> Int32? {
+                try row.optionalString(column) == nil ? nil : try row.int32(column)
+            }
+            return LatestCandidates(pinned: try number(0), newestActive: try number(1), newestDeprecated: try number(2))
+        }
+    }
+
+    /// $4 the state, $5 the message or reason, $6 the sunset (RFC 3339, cast by the database),
+    /// $7 who; then the audit event's arguments.
+    static let changeStateStatement = PGStatement(file: "store_change_state")
+    /// Locks the pinned version's row (FOR SHARE) so a concurrent delete or disable waits for
+    /// the pin, which `latest` then no longer follows.
+    static let pinLatestStatement = PGStatement(file: "store_pin_latest")
+    static let unpinLatestStatement = PGStatement(file: "store_unpin_latest")
+    static let latestCandidatesStatement = PGStatement(file: "store_latest_candidates")
+}
