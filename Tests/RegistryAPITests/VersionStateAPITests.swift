@@ -1,6 +1,6 @@
 import Registry
 import RegistryAPI
-import RegistryPostgres
+@testable import RegistryPostgres
 import Testing
 import TestSupport
 
@@ -360,6 +360,32 @@ import TestSupport
         #expect(actions.filter { $0 == "latest_pin" }.count == 2, "\(actions)")
         let disabled = try #require(events.first { $0["details"]?["state"] == "disabled" })
         #expect(disabled["details"]?["reason"] == "crashes the widget" && disabled["version"] == 1)
+    }
+
+    /// A change made without the service (psql) feeds the same events through the triggers, and
+    /// replicas follow it; the CHECKs keep a state and its details together.
+    @Test func aStateChangedWithPsqlIsInTheFeedAndFollowed() throws {
+        let registry = try TestRegistry.shared()
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("Manual", Self.schema).status == 200)
+        let path = "/api/live_activity_schemas/Manual/1?application=\(tenant.code)"
+        #expect(try tenant.request("GET", path).status == 200)
+        let start = try tenant.request("GET", "/api/changes?application=\(tenant.code)").json()["cursor"]?.stringValue ?? ""
+        let version = "FROM applications AS a WHERE v.application_id = a.id AND a.code = '\(tenant.code)' AND v.attributes_type = 'Manual'"
+        try registry.pool.withConnection { connection in
+            _ = try connection.simpleQuery(
+                "UPDATE schema_versions AS v SET state = 'disabled', disabled_reason = 'by hand', disabled_at = now(), disabled_by = 'dba' \(version)")
+            #expect(throws: PGError.self) {
+                _ = try connection.simpleQuery("UPDATE schema_versions AS v SET state = 'deprecated' \(version)")
+            }
+            #expect(throws: PGError.self) {
+                _ = try connection.simpleQuery("UPDATE schema_versions AS v SET state = 'retired' \(version)")
+            }
+        }
+        let refused = try eventually({ try tenant.request("GET", path) }, until: { $0.status == 404 })
+        try expectError(refused, status: 404, code: 5, mentioning: "is disabled by dba: by hand")
+        let feed = try tenant.request("GET", "/api/changes?application=\(tenant.code)&after=\(start)").json()["events"]?.arrayValue ?? []
+        #expect(feed.map { $0["kind"] } == ["state_changed"])
     }
 
     @Test func exportAndImportKeepStatesAndPins() throws {

@@ -81,4 +81,33 @@ import TestSupport
         // The next free version after an explicit 7 is 8, whichever replica is asked.
         #expect(try tenant.on(port: ports[1]).publish("FlightAttributes", flightSchema()).schemaVersion == 8)
     }
+
+    /// A version disabled through one process is refused by the other, whose caches held its
+    /// body, its form and `latest`; restoring brings all three back.
+    @Test func aVersionDisabledOnOneProcessIsRefusedByTheOtherAndRestoredEverywhere() throws {
+        let database = try ServiceDatabase.make()
+        let servers = try Self.replicas(database)
+        defer { servers.forEach { $0.kill() } }
+        let tenant = try database.makeTenant(port: servers[0].port)
+        let other = tenant.on(port: servers[1].port)
+        for _ in 1...2 { #expect(try tenant.publish("FlightAttributes", flightSchema()).status == 200) }
+        let paths = ["FlightAttributes/2", "FlightAttributes/2/form"].map { "/api/live_activity_schemas/\($0)?application=\(tenant.code)" }
+        let latest = "/api/live_activity_schemas/FlightAttributes/latest?application=\(tenant.code)"
+        func latestVersion() throws -> Int? { try other.request("GET", latest).json()["schema"]?["version"]?.int }
+        for path in paths { #expect(try other.request("GET", path).status == 200) }
+        #expect(try latestVersion() == 2)
+
+        let disabled = try tenant.request(
+            "POST", "/api/live_activity_schemas/FlightAttributes/2:disable?application=\(tenant.code)", body: #"{"reason":"withdrawn"}"#)
+        #expect(disabled.status == 200, "\(disabled.bodyText)")
+        for path in paths {
+            #expect(try eventually({ try other.request("GET", path).status }, until: { $0 == 404 }) == 404, "\(path) still served")
+        }
+        #expect(try eventually({ try latestVersion() }, until: { $0 == 1 }) == 1)
+
+        let restored = try tenant.request("POST", "/api/live_activity_schemas/FlightAttributes/2:restore?application=\(tenant.code)", body: "{}")
+        #expect(restored.status == 200)
+        for path in paths { #expect(try eventually({ try other.request("GET", path).status }, until: { $0 == 200 }) == 200) }
+        #expect(try eventually({ try latestVersion() }, until: { $0 == 2 }) == 2)
+    }
 }
