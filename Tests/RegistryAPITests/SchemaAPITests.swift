@@ -219,7 +219,8 @@ import TestSupport
     @Test func responsesUseSnakeCaseAndUpdatedEqualsCreated() throws {
         let response = try tenant.publish("Names", Self.flight)
         let schema = try #require(try response.json()["schema"]?.objectValue)
-        #expect(schema.keys.sorted() == ["application", "attributes_type", "created", "created_by", "json_schema", "updated", "version"])
+        #expect(schema.keys.sorted() == ["application", "attributes_type", "created", "created_by", "json_schema", "state", "updated", "version"])
+        #expect(schema["state"] == "active")
         #expect(schema["updated"] == schema["created"])
         let created = try #require(schema["created"]?.stringValue)
         #expect(created.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/) != nil)
