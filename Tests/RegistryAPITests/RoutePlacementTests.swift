@@ -27,6 +27,8 @@ import Testing
         "POST /api/live_activity_schemas/{attributesType}/{version}:check": (.loop, .read),
         "GET /api/live_activity_schemas/{attributesType}/{version}:diff": (.loop, .read),
         "POST /api/live_activities:preview": (.loop, .read),
+        "GET /api/live_activity_schemas/{attributesType}/{version}/usage": (.loop, .read),
+        "GET /api/live_activity_types/{attributesType}/usage": (.loop, .read),
         "GET /api/applications": (.loop, .read),
         "GET /api/token": (.memory, .read),
         "GET /api/audit_events": (.loop, .admin),

@@ -38,8 +38,7 @@ enum PushHandlers {
         let application = try await call.application(code: code)
         let version: Int32
         if let requested { version = requested } else { version = try await LatestHandlers.newestVersion(call, application, attributesType) }
-        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
-        let schema = try SchemaHandlers.found(read, attributesType, version)
+        let schema = try await SchemaHandlers.readVersion(call, application, attributesType, version)
         return try await call.compute(heavy: Reviews.isHeavy(schema.jsonSchema, body: call.request.body)) { () throws(RegistryError) in
             let result = PushValueChecker.check(
                 try call.caches.documents.document(of: schema), event: event, contentState: state, attributes: attributes)
@@ -86,14 +85,12 @@ enum PushHandlers {
     private static func newestOrRequested(_ call: Call, application: Application, attributesType: String, version: Int32?)
         async throws(RegistryError) -> SchemaVersion
     {
-        if let version {
-            let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
-            return try SchemaHandlers.found(read, attributesType, version)
-        }
+        if let version { return try await SchemaHandlers.readVersion(call, application, attributesType, version) }
         let rows = try await call.read { $0.list(application: application, attributesType: attributesType, after: nil, limit: 1, then: $1) }
         guard let newest = rows.first else {
             throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no published version")
         }
+        call.noteRead(application, attributesType, newest.version)
         return newest
     }
 
