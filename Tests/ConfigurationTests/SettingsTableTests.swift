@@ -79,7 +79,7 @@ import Testing
                 }
             }
         }
-        #expect(refused == 22 * 4 + 2 * 4 + 2, "refused: \(refused)")
+        #expect(refused == 25 * 4 + 2 * 4 + 2, "refused: \(refused)")
         #expect(anyText == ["DATABASE_URL", "REGISTRY_MIGRATIONS_DIR"], "settings that take any text: \(anyText)")
     }
 

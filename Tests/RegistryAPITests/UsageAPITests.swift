@@ -146,6 +146,28 @@ import TestSupport
         try expectError(try tenant.request("GET", "/api/live_activity_schemas/T/0/usage?application=\(tenant.code)"), status: 400, code: 3)
     }
 
+    @Test func pruningDeletesOnlyDaysPastTheRetentionAndAFlushAddsToExistingRows() throws {
+        let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
+        defer { registry.stop() }
+        let tenant = try registry.makeTenant()
+        let store = PostgresSchemaStore(pool: registry.pool)
+        let application = try #require(try store.application(code: tenant.code))
+        let today = UsageKey.day(ofUnixSeconds: WallClock.now())
+        let key = { (day: Int32) in
+            UsageKey(applicationID: application.id, attributesType: "Old\u{E9}", version: 1, tokenID: tenant.tokenID, day: day)
+        }
+        try store.addReads([(key(today - 100), UsageTally(reads: 5, lastRead: 1)), (key(today - 89), UsageTally(reads: 2, lastRead: 2))])
+        try store.addReads([(key(today - 89), UsageTally(reads: 3, lastRead: 1))])
+        #expect(try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: nil).summary.totalReads == 10)
+        // Canonically equivalent, but another type to the database.
+        #expect(try store.usage(application: application, attributesType: "Olde\u{301}", version: 1, days: nil).summary.totalReads == 0)
+        #expect(try store.pruneUsage(olderThanDays: 90, batchSize: 1) == 1)
+        let kept = try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: nil)
+        #expect(kept.summary.totalReads == 5 && kept.days.count == 1)
+        #expect(kept.summary.lastRead == "1970-01-01T00:00:02Z", "the later last read is kept")
+        #expect(try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: 30).summary.totalReads == 0)
+    }
+
     @Test func pastTheCapacityNewKeysAreNotCountedUntilTheNextFlush() throws {
         let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase(), usage: UsageSettings(maxEntries: 3))
         defer { registry.stop() }
