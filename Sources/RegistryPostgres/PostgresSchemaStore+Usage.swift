@@ -9,6 +9,26 @@ extension PostgresSchemaStore {
     /// reads added and the later last read.
     public func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) throws {
         guard !counts.isEmpty else { return }
+        try pool.run(Self.addReadsWrite(counts))
+    }
+
+    public func addReads(_ counts: [(key: UsageKey, tally: UsageTally)], then done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        guard !counts.isEmpty else { return done(.success(())) }
+        pool.run(Self.addReadsWrite(counts), then: done)
+    }
+
+    public func usage(application: Application, attributesType: String, version: Int32?, days: Int?) throws -> UsageReport {
+        try pool.run(Self.usageRead(application: application, attributesType: attributesType, version: version, days: days))
+    }
+
+    public func usage(
+        application: Application, attributesType: String, version: Int32?, days: Int?,
+        then done: @escaping @Sendable (Result<UsageReport, any Error>) -> Void
+    ) {
+        pool.run(Self.usageRead(application: application, attributesType: attributesType, version: version, days: days), then: done)
+    }
+
+    static func addReadsWrite(_ counts: [(key: UsageKey, tally: UsageTally)]) -> StoreStatement<Void> {
         let rows: [JSONValue] = counts.sorted { UsageKey.flushOrder($0.key, $1.key) }.map { key, tally in
             [
                 "a": .number(String(key.applicationID)), "t": .string(key.attributesType.text), "v": .number(String(key.version)),
@@ -17,14 +37,14 @@ extension PostgresSchemaStore {
             ]
         }
         let parameters: [(any PGParameter)?] = [JSONWriter.string(.array(rows))]
-        try pool.run(StoreStatement(statement: Self.addReadsStatement, parameters: parameters, retry: .write) { _ in () })
+        return StoreStatement(statement: addReadsStatement, parameters: parameters, retry: .write) { _ in () }
     }
 
-    public func usage(application: Application, attributesType: String, version: Int32?, days: Int?) throws -> UsageReport {
+    static func usageRead(application: Application, attributesType: String, version: Int32?, days: Int?) -> StoreStatement<UsageReport> {
         let parameters: [(any PGParameter)?] = [
             application.id, attributesType, version, days, Int64(UsageReport.maxReaders), Int64(UsageReport.maxVersionsPerReader),
         ]
-        return try pool.run(StoreStatement(statement: Self.usageReport, parameters: parameters) { result in try Self.report(result.rows) })
+        return StoreStatement(statement: usageReport, parameters: parameters) { result in try report(result.rows) }
     }
 
     /// Each batch its own short statement, like the audit trail's pruning.

@@ -4,7 +4,8 @@ import Registry
 /// `GET …/{attributesType}/{version}/usage` and `GET /api/live_activity_types/{attributesType}/usage`:
 /// who read a version (or any version of a type), how often and when last, over the last
 /// `days` UTC days. This replica's counts are flushed first, so its own reads are in the
-/// answer; another replica's arrive with its next flush (every few seconds).
+/// answer; another replica's arrive with its next flush (every few seconds). Both statements
+/// are driven by the event loop.
 enum UsageHandlers {
     static let days = FieldName("days")
     static let defaultDays = 30
@@ -20,16 +21,12 @@ enum UsageHandlers {
         return try await report(call, code: code, attributesType: attributesType, version: nil)
     }
 
-    /// Flushes and reads on a handler thread: both block on the store.
     private static func report(_ call: Call, code: String, attributesType: String, version: Int32?)
         async throws(RegistryError) -> HTTPResponse
     {
         let window = try days(call.query.string(days))
         let application = try await call.application(code: code)
-        let report = try await call.work { () throws(RegistryError) in
-            try call.usage.flush()
-            return try call.store.run { try $0.usage(application: application, attributesType: attributesType, version: version, days: window) }
-        }
+        let report = try await read(call, application, attributesType, version: version, days: window)
         return JSONResponse.make(["usage": report.jsonValue(perVersion: version == nil)])
     }
 
@@ -38,11 +35,16 @@ enum UsageHandlers {
     static func summary(_ call: Call, _ application: Application, _ attributesType: String, version: Int32)
         async throws(RegistryError) -> JSONValue
     {
-        let report = try await call.work { () throws(RegistryError) in
-            try call.usage.flush()
-            return try call.store.run { try $0.usage(application: application, attributesType: attributesType, version: version, days: nil) }
-        }
-        return report.summary.jsonValue
+        try await read(call, application, attributesType, version: version, days: nil).summary.jsonValue
+    }
+
+    /// Flushes this replica's counts, then reads: two statements the event loop drives, so a
+    /// usage answer (and a delete's) holds no handler thread.
+    private static func read(_ call: Call, _ application: Application, _ attributesType: String, version: Int32?, days: Int?)
+        async throws(RegistryError) -> UsageReport
+    {
+        try await call.usage.flush(for: call)
+        return try await call.read { $0.usage(application: application, attributesType: attributesType, version: version, days: days, then: $1) }
     }
 
     /// 1 to `UsageReport.maxDays`; omitted or empty: 30.

@@ -29,8 +29,8 @@ struct UsageLedger: Sendable {
     }
 
     /// Adds everything counted so far to the store in one statement and returns how many
-    /// entries it wrote. Blocks: for a handler thread or a timer. When the store fails, the
-    /// counts are kept for the next flush.
+    /// entries it wrote. Blocks: for a timer. When the store fails, the counts are kept for
+    /// the next flush.
     @discardableResult
     func flush() throws(RegistryError) -> Int {
         let drained = counter.drain()
@@ -42,5 +42,19 @@ struct UsageLedger: Sendable {
             throw error
         }
         return drained.count
+    }
+
+    /// `flush` for a request, awaited while the event loop drives the statement: a usage
+    /// answer holds no handler thread.
+    func flush(for call: Call) async throws(RegistryError) {
+        let drained = counter.drain()
+        guard !drained.isEmpty else { return }
+        let counts = drained.map { ($0.key, $0.value) }
+        do {
+            try await call.read { $0.addReads(counts, then: $1) }
+        } catch {
+            counter.restore(drained)
+            throw error
+        }
     }
 }
