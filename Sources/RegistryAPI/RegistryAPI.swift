@@ -18,6 +18,8 @@ public final class RegistryAPI: Sendable {
     private let longPages = HeavyWorkGate(
         permits: PlacementLimits.concurrentLongPages, maxWaiting: PlacementLimits.waitingLongPages, refusal: SchemaHandlers.pagesBusy)
     public let metrics: Metrics
+    /// Reads of versions, counted in memory between flushes (`flushUsage`).
+    let usage: UsageLedger
     /// Requests waiting for changes (`GET /api/changes?wait=`), woken by `apply(_:)`.
     public let waitingRoom: WaitingRoom
 
@@ -28,22 +30,24 @@ public final class RegistryAPI: Sendable {
         store: (any SchemaStore)?, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
         caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings(),
-        waitingRoom: WaitingRoom = WaitingRoom(capacity: 250)
+        waitingRoom: WaitingRoom = WaitingRoom(capacity: 250), usage: UsageSettings = UsageSettings()
     ) {
         self.init(
             store: store, clock: clock, logger: logger, metrics: metrics, caching: caching, reviewing: reviewing,
-            waitingRoom: waitingRoom,
+            waitingRoom: waitingRoom, usage: usage,
             routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
     }
 
     private init(
         store: (any SchemaStore)?, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
-        caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), waitingRoom: WaitingRoom, routes: [Route]
+        caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), waitingRoom: WaitingRoom,
+        usage: UsageSettings = UsageSettings(), routes: [Route]
     ) {
         self.waitingRoom = waitingRoom
         caches = Caches(caching, clock: clock)
         reviews = Reviews(reviewing)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
+        self.usage = UsageLedger(counter: UsageCounter(capacity: usage.maxEntries), store: self.store)
         self.clock = clock
         self.metrics = metrics
         self.requestLog = RequestLog(logger: logger, metrics: metrics)
@@ -70,6 +74,7 @@ public final class RegistryAPI: Sendable {
         Route("POST", "/api/live_activity_schemas/{attributesType}/{version}:restore", needs: .publish("restoring a version"), StateHandlers.restore),
         Route("PUT", "/api/live_activity_types/{attributesType}/latest_pin", needs: .publish("pinning latest"), StateHandlers.pin),
         Route("DELETE", "/api/live_activity_types/{attributesType}/latest_pin", needs: .publish("unpinning latest"), StateHandlers.unpin),
+        Route("GET", "/api/live_activity_schemas/{attributesType}/{version}/usage", needs: .read("reading usage"), UsageHandlers.version),
         Route("POST", "/api/live_activities:preview", needs: .read("previewing a push"), PushHandlers.preview),
         Route("GET", "/api/applications", needs: .read("listing applications"), ApplicationHandlers.list),
         .memory("GET", "/api/token", needs: .read("reading the token"), TokenHandlers.show),
@@ -80,6 +85,7 @@ public final class RegistryAPI: Sendable {
         Route("GET", "/api/live_activity_types/{attributesType}/compatibility_policy", needs: .read("reading a compatibility policy"), PolicyHandlers.get),
         Route("PUT", "/api/live_activity_types/{attributesType}/compatibility_policy", needs: .admin("setting a compatibility policy"), PolicyHandlers.set),
         Route("DELETE", "/api/live_activity_types/{attributesType}/compatibility_policy", needs: .admin("removing a compatibility policy"), PolicyHandlers.remove),
+        Route("GET", "/api/live_activity_types/{attributesType}/usage", needs: .read("reading usage"), UsageHandlers.type),
         Route("GET", "/api/changes", needs: .read("reading the change feed"), ChangeHandlers.changes),
         .memory("GET", "/panel", needs: nil, PanelHandlers.redirect),
         .memory("GET", "/panel/{asset}", needs: nil, PanelHandlers.asset),
@@ -131,8 +137,11 @@ public final class RegistryAPI: Sendable {
                     let call = Call(
                         request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
                         token: token, permission: match.route.permission, store: store, clock: clock, notes: notes,
-                        metrics: metrics, caches: caches, reviews: reviews, longPages: longPages, waitingRoom: waitingRoom)
-                    return (route, try await match.route.operation(call))
+                        metrics: metrics, caches: caches, reviews: reviews, longPages: longPages, usage: usage,
+                        waitingRoom: waitingRoom)
+                    let response = try await match.route.operation(call)
+                    usage.record(notes.versionRead, by: token, status: response.status, now: clock())
+                    return (route, response)
                 } catch {
                     return (route, failure(error, notes: notes))
                 }

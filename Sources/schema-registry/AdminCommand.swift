@@ -13,6 +13,9 @@ enum AdminCommand {
             options: [.value("account"), .value("scope"), .repeatable("application"), .value("name"), .value("expires-in")]),
         "set-token-expiry": CommandSyntax(command: "admin set-token-expiry", positionals: ["TOKEN_ID"], options: [.value("expires-in")]),
         "audit": CommandSyntax(command: "admin audit", options: [.value("account"), .value("since")]),
+        "usage": CommandSyntax(
+            command: "admin usage", positionals: ["TYPE"], options: [.value("application"), .value("days")],
+            optionalPositionals: ["VERSION"]),
         "revoke-token": CommandSyntax(command: "admin revoke-token", positionals: ["TOKEN_ID"]),
         "list-applications": CommandSyntax(command: "admin list-applications", options: [.value("account")]),
         "list-tokens": CommandSyntax(command: "admin list-tokens", options: [.value("account")]),
@@ -40,6 +43,8 @@ enum AdminCommand {
             try setTokenExpiry(arguments, admin: admin)
         case "audit":
             try printAudit(arguments, store: PostgresSchemaStore(pool: pool))
+        case "usage":
+            try printUsage(arguments, store: PostgresSchemaStore(pool: pool))
         case "revoke-token":
             guard let id = Int64(arguments.positional[0]) else { throw UsageError("TOKEN_ID must be an integer") }
             guard try admin.revokeToken(id: id) else { Console.fail("no live token with id \(id)", status: 1) }

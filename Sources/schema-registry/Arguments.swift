@@ -9,6 +9,8 @@ struct CommandSyntax: Sendable {
     var options: [Option] = []
     /// The last positional may be given more than once (`PATH...`).
     var lastPositionalRepeats = false
+    /// Names of positional values that may follow the required ones, e.g. `[VERSION]`.
+    var optionalPositionals: [String] = []
 
     struct Option: Sendable {
         enum Kind: Sendable {
@@ -34,7 +36,9 @@ struct CommandSyntax: Sendable {
         var iterator = words.makeIterator()
         while let word = iterator.next() {
             guard word.hasPrefix("-"), word != "-" else {
-                guard arguments.positional.count < positionals.count || (lastPositionalRepeats && !positionals.isEmpty) else {
+                guard arguments.positional.count < positionals.count + optionalPositionals.count
+                    || (lastPositionalRepeats && !positionals.isEmpty)
+                else {
                     throw UsageError("\(command): unexpected argument '\(word)'")
                 }
                 arguments.positional.append(word)

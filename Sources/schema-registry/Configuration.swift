@@ -42,6 +42,11 @@ struct Configuration: Sendable {
     /// of its own); at most half of the connections, so short requests and probes keep the rest.
     var maxWaitingRequests: Int
     var maxWaitingPerAddress: Int
+    /// How often each replica adds the reads it counted to the database.
+    var usageFlushMilliseconds: Int
+    /// Distinct (version, token, day) entries counted in memory between flushes.
+    var usageMaxEntries: Int
+    var usageRetentionDays: Int
 
     /// The main listener's address, as the HTTP server takes it.
     var listenHost: String { listen.host }
@@ -142,6 +147,17 @@ struct Configuration: Sendable {
             into: \.maxWaitingPerAddress,
             check: waitingShare(of: "REGISTRY_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress),
             shown: { $0 == 0 ? "no limit of its own" : String($0) }),
+        Setting(
+            "REGISTRY_USAGE_FLUSH_MS",
+            "how often each replica adds the version reads it counted in memory to the database; a crash loses at most this much",
+            .integer(100...60_000), default: .value(5000), into: \.usageFlushMilliseconds),
+        Setting(
+            "REGISTRY_USAGE_MAX_ENTRIES",
+            "distinct (version, token, day) read counts held in memory between flushes; reads of new ones past it are not counted",
+            .integer(1...1_000_000), default: .value(20_000), into: \.usageMaxEntries),
+        Setting(
+            "REGISTRY_USAGE_RETENTION_DAYS", "delete version read counts of days older than this, 1 to 36500", .integer(1...36_500),
+            default: .value(90), into: \.usageRetentionDays),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -162,7 +178,8 @@ struct Configuration: Sendable {
         maxConnections: .min, maxConnectionsPerAddress: .min, requestHeadTimeoutSeconds: .min, migrationsDirectory: "",
         logLevel: .error, adminListen: HostPort(host: "unread", port: .min), shutdownGraceSeconds: .min, cacheBytes: .min,
         authCacheSeconds: .min, auditRetentionDays: .min, compatibilityMaxVersions: .min, compatibilityMaxProblems: .min,
-        maxHeavyRequests: .min, maxWaitingRequests: .min, maxWaitingPerAddress: .min)
+        maxHeavyRequests: .min, maxWaitingRequests: .min, maxWaitingPerAddress: .min, usageFlushMilliseconds: .min,
+        usageMaxEntries: .min, usageRetentionDays: .min)
 
     /// A waiting budget may not exceed the half of the connections it draws on that
     /// `HTTPServerConfiguration.waitingShare` leaves it: waiters must not hold the connections

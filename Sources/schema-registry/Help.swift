@@ -18,6 +18,10 @@ enum Help {
             "list tokens (id, account, scope, applications, name, created, expires, last used, revoked; never secrets)"
         ),
         ("admin audit [--account ID] [--since TIME]", "print audit events oldest first, one JSON object per line"),
+        (
+            "admin usage --application CODE TYPE [VERSION] [--days N]",
+            "print who read a type or version, how often and when last, as one JSON object (flushed reads only)"
+        ),
         ("admin export --application CODE [--out FILE]", "write an application's versions, retired numbers and policies as JSON"),
         ("admin import --application CODE FILE [--dry-run]", "apply an export in one transaction; conflicts write nothing (exit 1)"),
         ("schema-from-swift PATH... --type NAME", "print the jsonSchema of an ActivityAttributes type read from Swift files or directories"),

@@ -48,8 +48,11 @@ enum ServeCommand {
                 // keeps the queue short.
                 waitingHeavyRequests: ReviewSettings.waitingHeavyRequestsWhenServing),
             waitingRoom: WaitingRoom(
-                capacity: configuration.maxWaitingRequests, capacityPerAddress: configuration.maxWaitingPerAddress))
+                capacity: configuration.maxWaitingRequests, capacityPerAddress: configuration.maxWaitingPerAddress),
+            usage: UsageSettings(maxEntries: configuration.usageMaxEntries))
         apiForGauges.withLock { $0 = api }
+        let usageFlusher = UsageFlusher(api: api, everyMilliseconds: configuration.usageFlushMilliseconds, logger: logger)
+        let usagePruner = pruneUsagePeriodically(olderThanDays: configuration.usageRetentionDays, store: store, logger: logger)
         let follower = ChangeFollower(
             pool: pool, onChanges: { api.apply($0) }, onTokenChange: { api.forgetTokens() }, onRestart: { api.flushCaches() })
         follower.start()
@@ -88,10 +91,14 @@ enum ServeCommand {
             logger.log(.warning, "grace period over; abandoning requests", ["in_flight": .number(String(main.inFlightRequests))])
             exit(1)
         }
+        // Every request has been answered: the last reads they counted go to the database
+        // before the pool closes.
+        usageFlusher.stop()
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
         follower.stop()
         janitor.cancel()
         auditPruner?.cancel()
+        usagePruner.cancel()
         pool.close()
         logger.log(.info, "stopped")
         exit(0)
@@ -127,7 +134,12 @@ enum ServeCommand {
         let stats = pool.stats
         let loop = pool.loopStats
         let cache = api?.cacheStatistics ?? (bytes: 0, entries: 0, hits: 0, misses: 0)
+        let usage = api?.usageStatistics ?? (entries: 0, droppedReads: 0)
         return [
+            Gauge("registry_usage_entries", "Version read counts held in memory until the next flush.", value: Double(usage.entries)),
+            Gauge(
+                "registry_usage_dropped_reads_total", "Version reads not counted because REGISTRY_USAGE_MAX_ENTRIES was reached.",
+                value: Double(usage.droppedReads), type: "counter"),
             Gauge("registry_cache_bytes", "Bytes of versions and forms held in memory.", value: Double(cache.bytes)),
             Gauge("registry_cache_entries", "Versions and forms held in memory.", value: Double(cache.entries)),
             Gauge("registry_cache_hits_total", "Response-cache hits since start.", value: Double(cache.hits), type: "counter"),
@@ -183,6 +195,23 @@ enum ServeCommand {
                 logger.log(pruned > 0 ? .info : .debug, "pruned audit events", ["count": .number(String(pruned)), "older_than_days": .number(String(days))])
             } catch {
                 logger.log(.warning, "could not prune audit events", RegistryError.logFields(of: error))
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// Every replica deletes version read counts past the retention once an hour (and a few
+    /// seconds after start), in small batches, like the audit trail's pruning.
+    private static func pruneUsagePeriodically(olderThanDays days: Int, store: PostgresSchemaStore, logger: Logger) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
+        timer.schedule(deadline: .now() + 5, repeating: 3600)
+        timer.setEventHandler {
+            do {
+                let pruned = try store.pruneUsage(olderThanDays: days, batchSize: 1000)
+                logger.log(pruned > 0 ? .info : .debug, "pruned version reads", ["count": .number(String(pruned)), "older_than_days": .number(String(days))])
+            } catch {
+                logger.log(.warning, "could not prune version reads", RegistryError.logFields(of: error))
             }
         }
         timer.resume()

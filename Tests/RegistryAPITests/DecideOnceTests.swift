@@ -137,4 +137,9 @@ private final class CountingStore: SchemaStore {
         try store.changes(application: application, after: cursor, limit: limit)
     }
     func currentChangeCursor() throws -> ChangeCursor { try store.currentChangeCursor() }
+    func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) throws { try store.addReads(counts) }
+    func usage(application: Application, attributesType: String, version: Int32?, days: Int?) throws -> UsageReport {
+        try store.usage(application: application, attributesType: attributesType, version: version, days: days)
+    }
+    func pruneUsage(olderThanDays days: Int, batchSize: Int) throws -> Int { try store.pruneUsage(olderThanDays: days, batchSize: batchSize) }
 }

@@ -32,6 +32,8 @@ import Testing
         "PUT /api/live_activity_types/{attributesType}/latest_pin": (.loop, .publish),
         "DELETE /api/live_activity_types/{attributesType}/latest_pin": (.loop, .publish),
         "POST /api/live_activities:preview": (.loop, .read),
+        "GET /api/live_activity_schemas/{attributesType}/{version}/usage": (.loop, .read),
+        "GET /api/live_activity_types/{attributesType}/usage": (.loop, .read),
         "GET /api/applications": (.loop, .read),
         "GET /api/token": (.memory, .read),
         "GET /api/audit_events": (.loop, .admin),

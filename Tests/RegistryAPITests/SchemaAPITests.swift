@@ -273,12 +273,12 @@ import TestSupport
         try expectError(try tenant.request("GET", "/api/live_activity_schemas"), status: 400, code: 3, mentioning: "application")
     }
 
-    @Test func deleteReturnsAnEmptyObjectAndIsPermanent() throws {
+    @Test func deleteReturnsTheUsageSummaryAndIsPermanent() throws {
         _ = try tenant.publish("Gone", Self.flight)
         let path = "/api/live_activity_schemas/Gone/1?application=\(tenant.code)"
         let deleted = try tenant.request("DELETE", path)
         #expect(deleted.status == 200)
-        #expect(try deleted.json() == [:])
+        #expect(try deleted.json() == ["usage": ["total_reads": 0, "readers": 0, "last_read": .null]])
         try expectError(try tenant.request("GET", path), status: 404, code: 5)
         try expectError(try tenant.request("DELETE", path), status: 404, code: 5)
         #expect(try tenant.list().count == 0)

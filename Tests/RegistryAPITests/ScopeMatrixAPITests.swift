@@ -74,6 +74,12 @@ import TestSupport
         "POST /api/live_activities:preview": Case(scope: .read) { t, _ in
             ("POST", "/api/live_activities:preview", ["application": .string(t.code), "bundle_id": "com.example.flights"])
         },
+        "GET /api/live_activity_schemas/{attributesType}/{version}/usage": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_schemas/Matrix/1/usage?application=\(t.code)", nil)
+        },
+        "GET /api/live_activity_types/{attributesType}/usage": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_types/Matrix/usage?application=\(t.code)", nil)
+        },
         "GET /api/applications": Case(scope: .read) { _, _ in ("GET", "/api/applications", nil) },
         "GET /api/token": Case(scope: .read) { _, _ in ("GET", "/api/token", nil) },
         "GET /api/changes": Case(scope: .read) { t, _ in ("GET", "/api/changes?application=\(t.code)", nil) },

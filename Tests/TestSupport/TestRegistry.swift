@@ -37,11 +37,13 @@ public final class TestRegistry: Sendable {
         caching: CacheSettings = CacheSettings(responseBytes: 8 << 20, lookupSeconds: 0),
         clock: @escaping @Sendable () -> Double = WallClock.now,
         reviewing: ReviewSettings = ReviewSettings(),
-        fallbackInterval: Duration = ChangeFollower.fallbackInterval
+        fallbackInterval: Duration = ChangeFollower.fallbackInterval,
+        usage: UsageSettings = UsageSettings()
     ) throws {
         self.databaseURL = databaseURL
         pool = ConnectionPool(config: PostgresConfig(databaseURL: databaseURL, poolSize: poolSize))
-        let api = RegistryAPI(store: PostgresSchemaStore(pool: pool), clock: clock, caching: caching, reviewing: reviewing)
+        let api = RegistryAPI(
+            store: PostgresSchemaStore(pool: pool), clock: clock, caching: caching, reviewing: reviewing, usage: usage)
         self.api = api
         // Every connection of the follower, the first included, flushes the caches. Waiting for
         // the first one keeps that flush from landing in the middle of a test's cache checks.

@@ -23,6 +23,7 @@ enum LookupHandlers {
         guard let schema = found else {
             throw .notFound("attributesType \(JSONWriter.string(.string(request.attributesType))) has no live version with this content")
         }
+        call.noteRead(application, schema.attributesType, schema.version)
         return VersionNotice.noting(
             schema, in: HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.getBody(schema)))
     }

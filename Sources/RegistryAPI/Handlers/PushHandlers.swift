@@ -38,8 +38,7 @@ enum PushHandlers {
         let application = try await call.application(code: code)
         let version: Int32
         if let requested { version = requested } else { version = try await LatestHandlers.newestVersion(call, application, attributesType) }
-        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
-        let schema = try SchemaHandlers.found(read, attributesType, version, for: call)
+        let schema = try await SchemaHandlers.readVersion(call, application, attributesType, version)
         return try await call.compute(heavy: Reviews.isHeavy(schema.jsonSchema, body: call.request.body)) { () throws(RegistryError) in
             let result = PushValueChecker.check(
                 try call.caches.documents.document(of: schema), event: event, contentState: state, attributes: attributes)
@@ -92,8 +91,7 @@ enum PushHandlers {
     {
         let number: Int32
         if let version { number = version } else { number = try await LatestHandlers.newestVersion(call, application, attributesType) }
-        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: number, then: $1) }
-        return try SchemaHandlers.found(read, attributesType, number, for: call)
+        return try await SchemaHandlers.readVersion(call, application, attributesType, number)
     }
 
     private static func object(_ body: BodyFields, _ field: FieldName, required: Bool) throws(RegistryError) -> JSONObject? {

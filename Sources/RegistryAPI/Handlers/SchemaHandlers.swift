@@ -158,16 +158,18 @@ enum SchemaHandlers {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
     }
 
-    /// Deletes with its audit event in one statement, read on the loop.
+    /// Deletes with its audit event in one statement, read on the loop. The answer carries the
+    /// version's usage summary, read first: who was still reading what is now gone.
     static func delete(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType, version) = try versionPath(call)
         let application = try await call.application(code: code)
+        let usage = try await UsageHandlers.summary(call, application, attributesType, version: version)
         let deleted = try await call.read { $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor, then: $1) }
         guard deleted else { throw notFound(attributesType, version) }
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
         call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
         call.metrics.recordDeleted()
-        return JSONResponse.make([:])
+        return JSONResponse.make(["usage": usage])
     }
 
     /// Path parameters and `?application=`, checked in order (the application's code, the
@@ -177,6 +179,17 @@ enum SchemaHandlers {
         let version = try call.pathVersion()
         let code = try call.query.requiredString(.application)
         return (code, attributesType, version)
+    }
+
+    /// One live version read on the loop for an answer about it, noted as a read of it
+    /// (`Call.noteRead`); 404 when there is none or it is disabled.
+    static func readVersion(_ call: Call, _ application: Application, _ attributesType: String, _ version: Int32)
+        async throws(RegistryError) -> SchemaVersion
+    {
+        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+        let schema = try found(read, attributesType, version, for: call)
+        call.noteRead(application, attributesType, version)
+        return schema
     }
 
     /// The version a reader asked for: 404 when unknown or deleted, and the disabled 404

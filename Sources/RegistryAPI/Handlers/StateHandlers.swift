@@ -38,24 +38,23 @@ enum StateHandlers {
         return try await change(call, to: .restore)
     }
 
-    /// Changes the state and answers `{"schema": <the version as it now is>}`.
+    /// Changes the state and answers `{"schema": <the version as it now is>, "usage": <summary>}`:
+    /// who still reads the version is what the person changing it needs to see.
     private static func change(_ call: Call, to change: StateChange) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
         let application = try await call.application(code: code)
+        let usage = try await UsageHandlers.summary(call, application, attributesType, version: version)
         let changed = try await call.read {
             $0.changeState(application: application, attributesType: attributesType, version: version, to: change, by: call.actor, then: $1)
         }
         guard let schema = changed else { throw SchemaHandlers.notFound(attributesType, version) }
         call.caches.forget(CommittedChange(applicationID: application.id, kind: .stateChanged, attributesType: attributesType, version: version))
-        return VersionNotice.noting(schema, in: JSONResponse.make(answer(schema)))
+        return VersionNotice.noting(schema, in: JSONResponse.make(answer(schema, usage: usage)))
     }
 
-    /// The answer of a state change. The version's usage summary belongs beside `schema` as
-    /// `"usage"`: pass it here once usage is counted.
-    static func answer(_ schema: SchemaVersion, usage: JSONValue? = nil) -> JSONValue {
-        var answer: JSONObject = ["schema": SchemaJSON.object(schema)]
-        if let usage { answer["usage"] = usage }
-        return .object(answer)
+    /// The answer of a state change.
+    static func answer(_ schema: SchemaVersion, usage: JSONValue) -> JSONValue {
+        .object(["schema": SchemaJSON.object(schema), "usage": usage])
     }
 
     /// Body `{"version": N}`: the version must be live and not disabled.

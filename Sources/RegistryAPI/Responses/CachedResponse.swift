@@ -4,7 +4,8 @@ import Registry
 /// GET responses of immutable resources (a version, its form): served from the response
 /// cache when present, always with a strong content-hash `ETag`, and `304 Not Modified` when
 /// the client already holds it. `Cache-Control: private, no-cache` makes gateways revalidate,
-/// so nobody serves a version after it is deleted.
+/// so nobody serves a version after it is deleted. Every answer, cached or not, is noted as a
+/// read of its version (`Call.noteRead`).
 enum CachedResponse {
     /// From memory on a hit. On a miss the version is read on the loop, then rendered by
     /// `render` and cached: on the loop, or on a handler thread (holding a heavy-work permit)
@@ -20,12 +21,14 @@ enum CachedResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: kind)
         let cache = call.caches.responses
         if let cached = cache.entry(key) {
+            call.noteRead(application, attributesType, version)
             return response(call, cached, key: key, resolvedFromLatest: resolvedFromLatest)
         }
         let epoch = cache.epoch
         let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
         cache.recordMiss(key)
         let schema = try SchemaHandlers.found(read, attributesType, version, for: call)
+        call.noteRead(application, attributesType, version)
         let entry = try await call.compute(heavy: isHeavy(schema)) { () throws(RegistryError) in
             Self.entry(call, body: try render(schema), kind: kind, of: schema)
         }

@@ -23,6 +23,8 @@ struct Call: Sendable {
     let reviews: Reviews
     /// Bounds how many long list pages are read and written at once.
     let longPages: HeavyWorkGate
+    /// Reads of versions, counted in memory and flushed to the store.
+    let usage: UsageLedger
 
     /// The authenticated account; nil only on routes that need no token.
     var accountID: Int64? { token?.accountID }
@@ -47,6 +49,13 @@ struct Call: Sendable {
         if decoded.utf8.first == UInt8(ascii: "/") { decoded = String(decoded.utf8.dropFirst())! }
         try AttributesTypeName.validate(decoded)
         return decoded
+    }
+
+    /// Notes the version this request answers about, so that a successful answer is counted
+    /// as a read of it (`UsageLedger.record`, called once per request by `RegistryAPI.respond`).
+    /// Called where a handler resolves the version it answers about, warm or not.
+    func noteRead(_ application: Application, _ attributesType: String, _ version: Int32) {
+        notes.versionRead = VersionRead(applicationID: application.id, attributesType: attributesType, version: version)
     }
 
     /// The `{version}` path parameter.

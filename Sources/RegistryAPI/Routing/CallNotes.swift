@@ -1,9 +1,9 @@
 import Registry
 import Synchronization
 
-/// What a handler learns that the request log wants (the application code), written once
-/// during the call and read after it; and the request id, known before the handler runs so
-/// that audit events can carry it.
+/// What a handler learns that the request log wants (the application code) and the version
+/// its answer is about (for usage), written during the call and read after it; and the request
+/// id, known before the handler runs so that audit events can carry it.
 final class CallNotes: Sendable {
     private let applicationCode = Mutex<String?>(nil)
     let requestID: String
@@ -25,4 +25,20 @@ final class CallNotes: Sendable {
         get { thrown.withLock { $0 } }
         set { thrown.withLock { $0 = newValue } }
     }
+
+    private let answered = Mutex<VersionRead?>(nil)
+
+    /// The version this request's answer is about, noted where a handler resolves it
+    /// (`Call.noteRead`) and counted once, as a read, when the answer succeeds.
+    var versionRead: VersionRead? {
+        get { answered.withLock { $0 } }
+        set { answered.withLock { $0 = newValue } }
+    }
+}
+
+/// One version a request read.
+struct VersionRead: Sendable {
+    let applicationID: Int64
+    let attributesType: String
+    let version: Int32
 }

@@ -1,0 +1,60 @@
+import Registry
+
+/// How much reading the API may count between flushes, from configuration.
+public struct UsageSettings: Sendable {
+    /// Distinct (version, token, day) entries held in memory between flushes, across threads;
+    /// reads of new keys past it are not counted until the next flush.
+    public var maxEntries: Int
+
+    public init(maxEntries: Int = 20_000) {
+        self.maxEntries = maxEntries
+    }
+}
+
+/// Reads counted in memory (`UsageCounter`) and added to the store by `flush`, which the
+/// server calls every few seconds and once more at a clean shutdown: a crash loses at most
+/// the reads since the last flush.
+struct UsageLedger: Sendable {
+    let counter: UsageCounter
+    let store: Storage
+
+    /// Counts the version a successful answer was about, by the token that asked, on the UTC
+    /// day of `now`. Answers that failed read nothing for the caller, and are not counted.
+    func record(_ read: VersionRead?, by token: TokenGrant?, status: Int, now: Double) {
+        guard let read, let token, (200..<400).contains(status) else { return }
+        let key = UsageKey(
+            applicationID: read.applicationID, attributesType: read.attributesType, version: read.version, tokenID: token.id,
+            day: UsageKey.day(ofUnixSeconds: now))
+        counter.record(key, at: now)
+    }
+
+    /// Adds everything counted so far to the store in one statement and returns how many
+    /// entries it wrote. Blocks: for a timer. When the store fails, the counts are kept for
+    /// the next flush.
+    @discardableResult
+    func flush() throws(RegistryError) -> Int {
+        let drained = counter.drain()
+        guard !drained.isEmpty else { return 0 }
+        do {
+            try store.run { try $0.addReads(drained.map { ($0.key, $0.value) }) }
+        } catch {
+            counter.restore(drained)
+            throw error
+        }
+        return drained.count
+    }
+
+    /// `flush` for a request, awaited while the event loop drives the statement: a usage
+    /// answer holds no handler thread.
+    func flush(for call: Call) async throws(RegistryError) {
+        let drained = counter.drain()
+        guard !drained.isEmpty else { return }
+        let counts = drained.map { ($0.key, $0.value) }
+        do {
+            try await call.read { $0.addReads(counts, then: $1) }
+        } catch {
+            counter.restore(drained)
+            throw error
+        }
+    }
+}
