@@ -47,9 +47,17 @@ struct StoreStatement<Value>: Sendable {
 
 extension ConnectionPool {
     /// Runs `statement` on a pooled session, retried as its policy allows, with the failures
-    /// mapped to the service's errors.
+    /// mapped to the service's errors. A read goes to the standby while no primary is
+    /// reachable, and there too when the primary is found gone on the way.
     func run<Value>(_ statement: StoreStatement<Value>) throws -> Value {
-        let value = try perform(statement.retry) { try statement.run(on: $0) }
+        let isRead = statement.retry == .read
+        if isRead, readTarget !== self { return try readTarget.run(statement) }
+        let value: Value
+        do {
+            value = try perform(statement.retry) { try statement.run(on: $0) }
+        } catch let error as RegistryError where isRead && error.code == .unavailable && readTarget !== self {
+            return try readTarget.run(statement)
+        }
         if statement.feedsChanges { changeHints.noteCommittedChange() }
         return value
     }
