@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Registry
 import Synchronization
 
@@ -69,6 +72,8 @@ public final class ConnectionPool: Sendable {
     /// Where reads go while this pool cannot open a session (no primary reachable): a pool on
     /// standbys, which answer reads but refuse writes. Nil for a pool that has no fallback.
     public let standby: ConnectionPool?
+    /// True for a pool on standbys, which runs reads' side-effect-free forms (`onStandby`).
+    let isStandby: Bool
     private let lock: ConditionLock<State>
     /// Whether the latest attempt to open a session, by anyone using this pool's database
     /// (the pool, an event loop, the change follower), failed. Set and cleared by attempts
@@ -99,7 +104,15 @@ public final class ConnectionPool: Sendable {
     /// report not-ready) while the database is down.
     public init(config: PostgresConfig, standby: PostgresConfig? = nil) {
         self.config = config
-        self.standby = standby.map { ConnectionPool(config: $0) }
+        self.standby = standby.map { ConnectionPool(standbyConfig: $0) }
+        self.isStandby = false
+        self.lock = ConditionLock(State())
+    }
+
+    private init(standbyConfig: PostgresConfig) {
+        self.config = standbyConfig
+        self.standby = nil
+        self.isStandby = true
         self.lock = ConditionLock(State())
     }
 
@@ -108,6 +121,7 @@ public final class ConnectionPool: Sendable {
     func openSession() throws(PGError) -> PGConnection {
         do {
             let connection = try PGConnection.connect(config)
+            if isStandby { try Self.awaitReplay(on: connection) }
             connectFailing.store(false, ordering: .releasing)
             return connection
         } catch {
@@ -115,6 +129,23 @@ public final class ConnectionPool: Sendable {
             throw error
         }
     }
+
+    /// A standby is used once no primary answers. Under synchronous replication it has received
+    /// every acknowledged commit but may not have replayed the last ones yet: a read then would
+    /// miss a version its publisher was told is there. Since no primary sends more, the standby
+    /// catches up at once; a new session waits for that (at most `replayWait`) before serving.
+    private static func awaitReplay(on connection: PGConnection) throws(PGError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + replayWait
+        while clock.now < deadline {
+            let caughtUp = try connection.simpleQuery(
+                "SELECT coalesce(pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn(), true)")
+            if try caughtUp.rows.first?.bool(0) ?? true { return }
+            usleep(5_000)
+        }
+    }
+
+    static let replayWait = Duration.seconds(1)
 
     /// What this process can do with its database now, as its latest attempts found.
     public var mode: DatabaseMode {
@@ -127,6 +158,18 @@ public final class ConnectionPool: Sendable {
     var readTarget: ConnectionPool {
         guard let standby, connectFailing.load(ordering: .acquiring) else { return self }
         return standby
+    }
+
+    /// Where a read that failed on this pool with `error` goes next: the standby when no primary
+    /// is reachable, or when the read lost its session (twice, with its retry): a primary that
+    /// just died has not been found unreachable by a connection attempt yet. Nil: `error` stands.
+    func fallback(forReadFailing error: RegistryError) -> ConnectionPool? {
+        guard error.code == .unavailable, let standby else { return nil }
+        if connectFailing.load(ordering: .acquiring) { return standby }
+        let lost = [PGError.Kind.connectionLost, .connectionFailed].contains { kind in
+            error.cause?.kind.utf8.elementsEqual(kind.logName.utf8) ?? false
+        }
+        return lost ? standby : nil
     }
 
     /// The refusal for work that needs this pool's database, after `error` opening a session:
