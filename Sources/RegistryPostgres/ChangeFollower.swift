@@ -83,7 +83,9 @@ public final class ChangeFollower: Sendable {
                     do {
                         next = try follow(on: standby.openSession(), onPrimary: false)
                         continue
-                    } catch {}
+                    } catch {
+                        // The standby is gone too: wait below, then try the primary first.
+                    }
                 }
                 // Unreachable database: try again shortly; readiness reports the outage.
                 Thread.sleep(forTimeInterval: 1)
@@ -122,7 +124,11 @@ public final class ChangeFollower: Sendable {
             }
             if !onPrimary, clock.now >= nextPrimaryTry {
                 nextPrimaryTry = clock.now + Self.primaryRetryInterval
-                do { return try pool.openSession() } catch {}
+                do {
+                    return try pool.openSession()
+                } catch {
+                    // Still no primary (the pool notes why): keep following the standby.
+                }
             }
             let wakeAt = hints.isOwed ? min(nextRead, lastHint + Self.hintSpacing) : nextRead
             let payloads = try connection.notifications(

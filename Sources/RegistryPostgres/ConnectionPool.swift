@@ -138,14 +138,15 @@ public final class ConnectionPool: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + replayWait
         while clock.now < deadline {
-            let caughtUp = try connection.simpleQuery(
-                "SELECT coalesce(pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn(), true)")
+            let caughtUp = try connection.execute(replayCaughtUp)
             if try caughtUp.rows.first?.bool(0) ?? true { return }
             usleep(5_000)
         }
     }
 
     static let replayWait = Duration.seconds(1)
+    /// True once replay has reached the last WAL received (or when nothing streams).
+    static let replayCaughtUp = PGStatement(file: "standby_replay_caught_up")
 
     /// What this process can do with its database now, as its latest attempts found.
     public var mode: DatabaseMode {

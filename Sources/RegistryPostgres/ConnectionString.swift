@@ -22,9 +22,6 @@ public enum ConnectionString {
         return line
     }
 
-    /// Whether libpq can read `text` at all.
-    public static func isValid(_ text: String) -> Bool { fields(of: text) != nil }
-
     /// Whether `text` names more than one host, so a pool on it may find a standby when the
     /// primary is gone.
     public static func namesSeveralHosts(_ text: String) -> Bool { (fields(of: text).map(hostCount) ?? 1) > 1 }
@@ -41,9 +38,10 @@ public enum ConnectionString {
     /// but by default takes the first that answers, which after a failover may be a standby:
     /// every write would then fail. So a string naming several hosts must ask for the primary
     /// (`target_session_attrs=read-write` or `primary`); a standby-only or "any" choice is
-    /// what the read URL is for.
+    /// what the read URL is for. A string libpq cannot parse is left to the first connection
+    /// attempt, whose failure the log and `/readyz` report without quoting it.
     public static func problemForWrites(_ text: String) -> String? {
-        guard let fields = fields(of: text) else { return "is not a valid libpq connection string" }
+        guard let fields = fields(of: text) else { return nil }
         guard hostCount(fields) > 1 else { return nil }
         let target = fields.first { $0.keyword == "target_session_attrs" }?.value ?? "any"
         guard target == "read-write" || target == "primary" else {

@@ -67,7 +67,7 @@ struct Configuration: Sendable {
             "libpq connection string of standbys serving reads while no primary is reachable (target_session_attrs=prefer-standby)",
             SettingValue.text.unlessUnset(shown: "DATABASE_URL's hosts when it names several"),
             default: .absent("DATABASE_URL's hosts when it names several"), into: \.readDatabaseURL,
-            check: readersURL, redact: ConnectionString.redacted),
+            redact: ConnectionString.redacted),
         Setting(
             "REGISTRY_READY_WHEN_READ_ONLY", "1: /readyz answers 200 while no primary is reachable and reads are served; 0: 503",
             .integer(0...1), default: .value(1), into: \.readyWhenReadOnly),
@@ -184,13 +184,6 @@ struct Configuration: Sendable {
     private static let writersURL: @Sendable (String, String, Configuration) throws(ConfigurationError) -> Void = {
         name, text, _ throws(ConfigurationError) in
         if let problem = ConnectionString.problemForWrites(text) { throw ConfigurationError(description: "\(name) \(problem)") }
-    }
-
-    /// libpq must be able to read the readers' URL; any host choice suits reads.
-    private static let readersURL: @Sendable (String, String?, Configuration) throws(ConfigurationError) -> Void = {
-        name, text, _ throws(ConfigurationError) in
-        guard let text, !ConnectionString.isValid(text) else { return }
-        throw ConfigurationError(description: "\(name) is not a valid libpq connection string")
     }
 
     /// A waiting budget may not exceed the half of the connections it draws on that

@@ -68,10 +68,8 @@ import Testing
         #expect(problem.contains("target_session_attrs=read-write"))
     }
 
-    @Test func anUnparsableURLIsRefusedWithoutQuotingIt() throws {
-        let problem = try #require(ConnectionString.problemForWrites("host=a password='s3cret"))
-        #expect(!problem.contains("s3cret"))
-        #expect(!ConnectionString.isValid("host=a password='s3cret"))
+    @Test func anUnparsableURLIsLeftToTheConnectionAttempt() {
+        #expect(ConnectionString.problemForWrites("host=a password='s3cret") == nil)
     }
 
     @Test func severalHostsAreCounted() {
