@@ -131,6 +131,7 @@ class Run:
     unanswered: list = field(default_factory=list)  # (time, status) of reads not answered
     stale: int = 0  # a deleted version served > 2 s after its delete was acknowledged
     absent: list = field(default_factory=list)  # times an acknowledged, never deleted version answered 404
+    deleting: set = field(default_factory=set)  # "type/version" of every delete sent or about to be
     promotions: list = field(default_factory=list)
     kills: list = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -178,6 +179,8 @@ def writer(index: int, urls: list, token: str, app: str, run: Run, stop: threadi
         if acked and sequence % 4 == 0:  # delete every fourth acknowledged version
             version = acked[-1].version
             path = f"/api/live_activity_schemas/{type_name}/{version}?application={app}"
+            with run.lock:  # before it is sent: a reader's 404 from then on is no stale absence
+                run.deleting.add(f"{type_name}/{version}")
             post_keyed(urls[0], "DELETE", path, None, token, "d-" + marker,
                        Record("delete", "d-" + marker, f"{type_name}/{version}"), run, stop, urls)
         time.sleep(0.02)
@@ -220,9 +223,7 @@ def reader(url: str, token: str, app: str, run: Run, stop: threading.Event) -> N
             if chosen.kind == "delete" and status == 200 and now - chosen.ended > 2:
                 run.stale += 1
             if chosen.kind == "publish" and status == 404:
-                deleted = any(r.kind == "delete" and r.target == f"{chosen.target}/{chosen.version}"
-                              for r in run.records[-2000:])
-                if not deleted:
+                if f"{chosen.target}/{chosen.version}" not in run.deleting:
                     run.absent.append(now)
         time.sleep(0.01)
 
