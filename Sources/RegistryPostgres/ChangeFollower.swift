@@ -12,6 +12,10 @@ import Synchronization
 ///   replica that stopped between its commit and its hint) and for sessions where `LISTEN` is
 ///   refused (a hot standby).
 ///
+/// While no primary answers it follows the standby pool's copy of the feed (when there is one),
+/// where `LISTEN` is refused: token changes, which come only as notifications, are then
+/// assumed on every read of the feed. It tries the primary again every `primaryRetryInterval`.
+///
 /// Each read reports to `onChanges` the changes committed since the previous read, each once,
 /// in whatever order their transactions commit (`FeedPosition`), so caches never wait for an
 /// unrelated older transaction. The token notifications of migrations 0003 and 0005 go to
@@ -25,6 +29,8 @@ public final class ChangeFollower: Sendable {
     /// replica read the feed.
     static let hintSpacing = Duration.milliseconds(5)
     static let pageSize = 1000
+    /// How often a follower reading a standby's feed tries the primary again.
+    static let primaryRetryInterval = Duration.seconds(2)
     static let channel = "registry_changes"
 
     private let pool: ConnectionPool
@@ -63,36 +69,66 @@ public final class ChangeFollower: Sendable {
     private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 
     private func run() {
+        var next: PGConnection?
         while !isStopped {
             do {
-                try follow(on: PGConnection.connect(pool.config))
+                let connection = try next ?? pool.openSession()
+                next = nil
+                try follow(on: connection, onPrimary: true)
             } catch {
+                next = nil
+                // No primary: follow a standby's copy of the feed meanwhile, so caches keep
+                // up with what it replays, until a primary answers again.
+                if let standby = pool.standby {
+                    do {
+                        next = try follow(on: standby.openSession(), onPrimary: false)
+                        continue
+                    } catch {
+                        // The standby is gone too: wait below, then try the primary first.
+                    }
+                }
                 // Unreachable database: try again shortly; readiness reports the outage.
                 Thread.sleep(forTimeInterval: 1)
             }
         }
     }
 
-    private func follow(on connection: PGConnection) throws {
+    /// Follows the feed on `connection` until it fails or, on a standby, until a primary
+    /// answers again; returns the primary's session to follow next.
+    @discardableResult
+    private func follow(on connection: PGConnection, onPrimary: Bool) throws -> PGConnection? {
         // A hint needs no durability: its commit need not wait for a WAL flush.
-        try connection.simpleQuery("SET synchronous_commit = off")
-        try Self.listen(on: connection)
+        if onPrimary { try connection.simpleQuery("SET synchronous_commit = off") }
+        let listening = try Self.listen(on: connection)
         var position = try PostgresSchemaStore.followStart().run(on: connection)
         onRestart()
         let hints = pool.changeHints
         let clock = ContinuousClock()
         var nextRead = clock.now + fallbackInterval
+        var nextPrimaryTry = clock.now + Self.primaryRetryInterval
         var lastHint = clock.now - Self.hintSpacing
         var readNow = false
         while !isStopped {
             if hints.isOwed, clock.now >= lastHint + Self.hintSpacing, hints.take() {
                 lastHint = clock.now
-                try connection.execute(PostgresSchemaStore.hint)
+                // A standby cannot NOTIFY; the other replicas' timers find the change.
+                if onPrimary { try connection.execute(PostgresSchemaStore.hint) }
             }
             if readNow || clock.now >= nextRead {
                 readNow = false
                 try catchUp(from: &position, on: connection)
+                // Token changes arrive only as notifications: without them, every read of the
+                // feed forgets the tokens, so a revocation takes effect within one interval.
+                if !listening { onTokenChange() }
                 nextRead = clock.now + fallbackInterval
+            }
+            if !onPrimary, clock.now >= nextPrimaryTry {
+                nextPrimaryTry = clock.now + Self.primaryRetryInterval
+                do {
+                    return try pool.openSession()
+                } catch {
+                    // Still no primary (the pool notes why): keep following the standby.
+                }
             }
             let wakeAt = hints.isOwed ? min(nextRead, lastHint + Self.hintSpacing) : nextRead
             let payloads = try connection.notifications(
@@ -106,15 +142,18 @@ public final class ChangeFollower: Sendable {
                 }
             }
         }
+        return nil
     }
 
-    /// `LISTEN`s on the channel. A refusal that leaves the session usable (a hot standby) is
-    /// not an error: the timer alone reads the feed there.
-    private static func listen(on connection: PGConnection) throws(PGError) {
+    /// `LISTEN`s on the channel; false when refused with the session still usable (a hot
+    /// standby), which is not an error: the timer alone reads the feed there.
+    private static func listen(on connection: PGConnection) throws(PGError) -> Bool {
         do {
             try connection.simpleQuery("LISTEN \(channel)")
+            return true
         } catch {
             if !connection.isUsable { throw error }
+            return false
         }
     }
 

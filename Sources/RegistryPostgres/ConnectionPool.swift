@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Registry
+import Synchronization
 
 /// A snapshot of the pool for metrics and readiness.
 public struct PoolStats: Sendable, Equatable {
@@ -21,6 +25,16 @@ public struct PoolStats: Sendable, Equatable {
         self.inUse = inUse
         self.waiting = waiting
     }
+}
+
+/// What the service can do with its database, as the latest attempts to reach it found.
+public enum DatabaseMode: String, Sendable {
+    /// A primary answers: reads and writes.
+    case readWrite = "read-write"
+    /// No primary answers but a standby does: reads are served, writes answer 503.
+    case readOnly = "read-only"
+    /// Nothing answers.
+    case unreachable
 }
 
 /// When running an operation again is safe. A statement whose session broke may or may not have
@@ -55,7 +69,16 @@ public enum RetryPolicy: Sendable {
 public final class ConnectionPool: Sendable {
     /// Kept so callers (metrics, logs) can report the limits the pool runs with.
     public let config: PostgresConfig
+    /// Where reads go while this pool cannot open a session (no primary reachable): a pool on
+    /// standbys, which answer reads but refuse writes. Nil for a pool that has no fallback.
+    public let standby: ConnectionPool?
+    /// True for a pool on standbys, which runs reads' side-effect-free forms (`onStandby`).
+    let isStandby: Bool
     private let lock: ConditionLock<State>
+    /// Whether the latest attempt to open a session, by anyone using this pool's database
+    /// (the pool, an event loop, the change follower), failed. Set and cleared by attempts
+    /// only, so a primary that comes back is found by the next write or follower attempt.
+    private let connectFailing = Atomic<Bool>(false)
 
     /// A session parked in the pool. `@unchecked Sendable`: it is only touched by the single
     /// caller it is lent to, or under the pool's lock while idle.
@@ -79,9 +102,82 @@ public final class ConnectionPool: Sendable {
 
     /// Opens nothing yet: the first caller opens the first session, so a service can start (and
     /// report not-ready) while the database is down.
-    public init(config: PostgresConfig) {
+    public init(config: PostgresConfig, standby: PostgresConfig? = nil) {
         self.config = config
+        self.standby = standby.map { ConnectionPool(standbyConfig: $0) }
+        self.isStandby = false
         self.lock = ConditionLock(State())
+    }
+
+    private init(standbyConfig: PostgresConfig) {
+        self.config = standbyConfig
+        self.standby = nil
+        self.isStandby = true
+        self.lock = ConditionLock(State())
+    }
+
+    /// Opens a session on this pool's database outside the pool (for an event loop or the
+    /// change follower), noting whether it could, which decides the mode.
+    func openSession() throws(PGError) -> PGConnection {
+        do {
+            let connection = try PGConnection.connect(config)
+            if isStandby { try Self.awaitReplay(on: connection) }
+            connectFailing.store(false, ordering: .releasing)
+            return connection
+        } catch {
+            if error.kind == .connectionFailed { connectFailing.store(true, ordering: .releasing) }
+            throw error
+        }
+    }
+
+    /// A standby is used once no primary answers. Under synchronous replication it has received
+    /// every acknowledged commit but may not have replayed the last ones yet: a read then would
+    /// miss a version its publisher was told is there. Since no primary sends more, the standby
+    /// catches up at once; a new session waits for that (at most `replayWait`) before serving.
+    private static func awaitReplay(on connection: PGConnection) throws(PGError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + replayWait
+        while clock.now < deadline {
+            let caughtUp = try connection.execute(replayCaughtUp)
+            if try caughtUp.rows.first?.bool(0) ?? true { return }
+            usleep(5_000)
+        }
+    }
+
+    static let replayWait = Duration.seconds(1)
+    /// True once replay has reached the last WAL received (or when nothing streams).
+    static let replayCaughtUp = PGStatement(file: "standby_replay_caught_up")
+
+    /// What this process can do with its database now, as its latest attempts found.
+    public var mode: DatabaseMode {
+        guard connectFailing.load(ordering: .acquiring) else { return .readWrite }
+        guard let standby, !standby.connectFailing.load(ordering: .acquiring) else { return .unreachable }
+        return .readOnly
+    }
+
+    /// The pool a read should use now: the standby's while no primary could be reached.
+    var readTarget: ConnectionPool {
+        guard let standby, connectFailing.load(ordering: .acquiring) else { return self }
+        return standby
+    }
+
+    /// Where a read that failed on this pool with `error` goes next: the standby when no primary
+    /// is reachable, or when the read lost its session (twice, with its retry): a primary that
+    /// just died has not been found unreachable by a connection attempt yet. Nil: `error` stands.
+    func fallback(forReadFailing error: RegistryError) -> ConnectionPool? {
+        guard error.code == .unavailable, let standby else { return nil }
+        if connectFailing.load(ordering: .acquiring) { return standby }
+        let lost = [PGError.Kind.connectionLost, .connectionFailed].contains { kind in
+            error.cause?.kind.utf8.elementsEqual(kind.logName.utf8) ?? false
+        }
+        return lost ? standby : nil
+    }
+
+    /// The refusal for work that needs this pool's database, after `error` opening a session:
+    /// "read-only" while a standby still answers reads, the plain 503 otherwise.
+    func refusal(after error: PGError) -> RegistryError {
+        guard error.kind == .connectionFailed, mode == .readOnly else { return error.registryError }
+        return PGError.readOnly.caused(by: error.cause)
     }
 
     /// A consistent snapshot taken under the pool's lock, cheap enough for every scrape.
@@ -129,8 +225,9 @@ public final class ConnectionPool: Sendable {
                 return value
             } catch let error as PGError {
                 checkin(connection)
-                // A lost session usually means a restart: the idle ones are dead too.
-                if error.isConnectionLoss { discardIdle() }
+                // A lost session usually means a restart or a failover: the idle ones are dead
+                // or on the wrong server too.
+                if error.sqlState?.condemnsSession == true || error.isConnectionLoss { discardIdle() }
                 if attempt == 1 && retry.allowsRetry(after: error) {
                     attempt += 1
                     continue
@@ -186,7 +283,7 @@ public final class ConnectionPool: Sendable {
                 discardIdle()
             case .connect?:
                 do {
-                    return try PGConnection.connect(config)
+                    return try openSession()
                 } catch {
                     lock.withLock { state, _ in
                         state.open -= 1
@@ -194,7 +291,7 @@ public final class ConnectionPool: Sendable {
                         state.lastFailure = error
                     }
                     lock.signal()
-                    throw error.registryError
+                    throw refusal(after: error)
                 }
             }
         }

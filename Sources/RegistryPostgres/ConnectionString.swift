@@ -22,6 +22,34 @@ public enum ConnectionString {
         return line
     }
 
+    /// Whether `text` names more than one host, so a pool on it may find a standby when the
+    /// primary is gone.
+    public static func namesSeveralHosts(_ text: String) -> Bool { (fields(of: text).map(hostCount) ?? 1) > 1 }
+
+    private static func hostCount(_ fields: [(keyword: String, value: String, isSecret: Bool)]) -> Int {
+        let counts = fields.filter { $0.keyword == "host" || $0.keyword == "hostaddr" }.map {
+            $0.value.split(separator: ",", omittingEmptySubsequences: false).count
+        }
+        return counts.max() ?? 1
+    }
+
+    /// Why `text` cannot be the writers' connection string, or nil when it can. libpq accepts
+    /// several hosts (`postgresql://h1:5432,h2:5432/db`, `host=h1,h2`) and tries them in turn,
+    /// but by default takes the first that answers, which after a failover may be a standby:
+    /// every write would then fail. So a string naming several hosts must ask for the primary
+    /// (`target_session_attrs=read-write` or `primary`); a standby-only or "any" choice is
+    /// what the read URL is for. A string libpq cannot parse is left to the first connection
+    /// attempt, whose failure the log and `/readyz` report without quoting it.
+    public static func problemForWrites(_ text: String) -> String? {
+        guard let fields = fields(of: text) else { return nil }
+        guard hostCount(fields) > 1 else { return nil }
+        let target = fields.first { $0.keyword == "target_session_attrs" }?.value ?? "any"
+        guard target == "read-write" || target == "primary" else {
+            return "names several hosts, so it must set target_session_attrs=read-write (or primary) for writes to reach the primary, got \"\(target)\""
+        }
+        return nil
+    }
+
     /// Every field `text` sets, in libpq's order, each with whether libpq marks it secret (the
     /// password, the SSL key password); nil when libpq cannot parse `text`.
     private static func fields(of text: String) -> [(keyword: String, value: String, isSecret: Bool)]? {

@@ -201,7 +201,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     private func drop(_ session: LoopSession, failing error: PGError) {
         remove(session)
         for read in session.reads.removeAll() { retryOrFail(read, error) }
-        if error.isConnectionLoss {
+        if error.isConnectionLoss || error.sqlState?.condemnsSession == true {
             for idle in sessions where idle.reads.isEmpty { remove(idle) }
         }
     }
@@ -221,12 +221,12 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     /// Opens a session on a background thread and hands it to the loop.
     private func open() {
         connecting += 1
-        let config = self.config
+        let pool = self.pool
         let loop = self.loop
         let thread = Thread {
             let opened = Opened(
                 result: Result { () throws(PGError) -> PGConnection in
-                    let connection = try PGConnection.connect(config)
+                    let connection = try pool.openSession()
                     try connection.enterPipelineMode()
                     return connection
                 })
@@ -257,7 +257,8 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             pool.noteConnectFailure(failure)
             // Fail fast when no session can take the waiting reads; otherwise they wait for one.
             if sessions.isEmpty && connecting == 0 {
-                for read in waiting.removeAll() { read.answer(.failure(failure)) }
+                let refusal = pool.refusal(after: failure)
+                for read in waiting.removeAll() { read.answer(.failure(refusal)) }
             }
         }
         serve()

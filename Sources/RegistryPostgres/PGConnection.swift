@@ -36,11 +36,18 @@ public final class PGConnection {
 
     /// Opens a session. Our defaults (`connect_timeout`, `application_name`) come before `dbname`
     /// so that settings in `databaseURL` override them; `client_encoding` comes after because
-    /// byte-exact text depends on it.
+    /// byte-exact text depends on it, and so does `targetSessionAttrs` when set, because a pool
+    /// made for reads from the writers' URL must not insist on the primary.
     public static func connect(_ config: PostgresConfig) throws(PGError) -> PGConnection {
         let connectSeconds = max(1, (config.connectTimeout.wholeMilliseconds + 999) / 1000)
-        let keywords: [String?] = ["connect_timeout", "application_name", "dbname", "client_encoding", nil]
-        let values: [String?] = [String(connectSeconds), config.applicationName, config.databaseURL, "UTF8", nil]
+        var keywords: [String?] = ["connect_timeout", "application_name", "dbname", "client_encoding"]
+        var values: [String?] = [String(connectSeconds), config.applicationName, config.databaseURL, "UTF8"]
+        if let target = config.targetSessionAttrs {
+            keywords.append("target_session_attrs")
+            values.append(target)
+        }
+        keywords.append(nil)
+        values.append(nil)
         let raw = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
         guard let raw else { throw PGError(kind: .connectionFailed, debugDetail: "libpq could not allocate a connection") }
         guard PQstatus(raw) == CONNECTION_OK else {
@@ -250,7 +257,7 @@ public final class PGConnection {
         let state = field(CLIBPQ_DIAG_SQLSTATE).map(SQLState.init(rawValue:))
         var detail = PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
         if detail.isEmpty { detail = String(cString: PQerrorMessage(handle)) }
-        if state?.isConnectionLoss == true { broken = true }
+        if state?.condemnsSession == true { broken = true }
         return PGError(
             kind: .server, sqlState: state, statement: statement, debugDetail: detail,
             constraint: field(CLIBPQ_DIAG_CONSTRAINT_NAME), logMessage: field(CLIBPQ_DIAG_MESSAGE_PRIMARY))

@@ -20,6 +20,9 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let cannotConnectNow = SQLState("57P03")
     public static let tooManyConnections = SQLState("53300")
     public static let lockNotAvailable = SQLState("55P03")
+    /// A write sent to a standby, or to a server that became one: the session is on the wrong
+    /// server and only a new connection (which finds the primary) can help.
+    public static let readOnlySQLTransaction = SQLState("25006")
 
     /// The two-character class (`08` connection exception, `23` integrity violation, ...).
     public var errorClass: String { String(rawValue.prefix(2)) }
@@ -29,6 +32,10 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public var isConnectionLoss: Bool {
         errorClass == "08" || self == .adminShutdown || self == .crashShutdown || self == .cannotConnectNow
     }
+
+    /// The session cannot serve the service again: it lost its server, or its server is (now) a
+    /// standby. The pool replaces it instead of lending it again.
+    public var condemnsSession: Bool { isConnectionLoss || self == .readOnlySQLTransaction }
 
     /// Conflicts PostgreSQL resolves by aborting one transaction; running it again is correct.
     public var isTransientConflict: Bool { self == .deadlockDetected || self == .serializationFailure }
@@ -52,6 +59,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
         case "53300": "too_many_connections"
         case "55P03": "lock_not_available"
         case "42P01": "undefined_table"
+        case "25006": "read_only_sql_transaction"
         default: errorClass == "08" ? "connection_exception" : "sqlstate"
         }
     }
@@ -145,20 +153,34 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error the service shows for an unexpected database failure: 503 when the database is
-    /// unreachable or overloaded (the client should come back), 500 otherwise. The client sees
-    /// only that; the log sees `cause`.
+    /// unreachable, overloaded, failing over or read-only (the client should come back), 500
+    /// otherwise. The client sees only that; the log sees `cause`. A write in flight when its
+    /// session was lost may or may not have committed: 503 says "unknown, retry", and a retry
+    /// with the same `Idempotency-Key` finds the committed answer if there is one.
     public var registryError: RegistryError {
         let shown: RegistryError
         if isConnectionLoss {
-            shown = .unavailable("database unavailable")
+            shown = Self.unavailable
         } else {
             switch sqlState {
-            case .queryCanceled?, .tooManyConnections?, .lockNotAvailable?: shown = .unavailable("database unavailable")
+            case .queryCanceled?, .tooManyConnections?, .lockNotAvailable?: shown = Self.unavailable
+            // A serialization failure that outlived its retry, or a standby cancelling a read
+            // that conflicts with replay: transient, the same request later succeeds.
+            case .serializationFailure?: shown = Self.unavailable
+            case .readOnlySQLTransaction?: shown = Self.readOnly
             default: shown = .internal()
             }
         }
         return shown.caused(by: cause)
     }
+
+    static let unavailable = RegistryError.unavailable("database unavailable", retryAfterSeconds: 1)
+
+    /// What a write is told while no primary can be reached (a failover under way, or only
+    /// standbys left): reads are still served, writes resume by themselves when a primary is back.
+    public static let readOnly = RegistryError.unavailable(
+        "the registry is read-only: no primary database is reachable; writes resume when one is, retry later",
+        retryAfterSeconds: 2)
 
     /// What the log keeps: the kind, the SQLSTATE, the statement's name and the message that is
     /// safe to log. A data exception's primary message quotes the value that failed

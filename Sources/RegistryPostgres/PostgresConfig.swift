@@ -23,6 +23,10 @@ public struct PostgresConfig: Sendable, Equatable {
     public var loopReadsInFlight: Int
     /// Most reads one loop keeps waiting for a session; past it a read fails at once with 503.
     public var loopReadsWaiting: Int
+    /// libpq `target_session_attrs` forced over whatever `databaseURL` says; nil leaves the URL's.
+    /// Set for the pool that serves reads while no primary is reachable, made from the writers'
+    /// URL with `any`, so that it may use a standby the writers' `read-write` would refuse.
+    public var targetSessionAttrs: String?
 
     /// Only the URL is required; the defaults keep every wait to a few seconds.
     public init(
@@ -35,7 +39,8 @@ public struct PostgresConfig: Sendable, Equatable {
         applicationName: String = "schema-registry",
         loopSessions: Int = 1,
         loopReadsInFlight: Int = 64,
-        loopReadsWaiting: Int = 1024
+        loopReadsWaiting: Int = 1024,
+        targetSessionAttrs: String? = nil
     ) {
         self.databaseURL = databaseURL
         self.poolSize = max(1, poolSize)
@@ -47,6 +52,7 @@ public struct PostgresConfig: Sendable, Equatable {
         self.loopSessions = max(1, loopSessions)
         self.loopReadsInFlight = max(1, loopReadsInFlight)
         self.loopReadsWaiting = max(0, loopReadsWaiting)
+        self.targetSessionAttrs = targetSessionAttrs
     }
 }
 

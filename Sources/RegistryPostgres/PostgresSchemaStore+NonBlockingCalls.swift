@@ -122,11 +122,19 @@ extension PostgresSchemaStore {
 extension ConnectionPool {
     /// Runs `statement` on the calling thread's event loop, if it runs one, through that loop's
     /// sessions; otherwise on a pooled session, blocking, with `done` called before returning.
+    /// A read goes to the standby while no primary is reachable, and there too when the
+    /// primary is found gone while it waited or in flight.
     func run<Value>(_ statement: StoreStatement<Value>, then done: @escaping @Sendable (Result<Value, any Error>) -> Void) {
         guard let loop = EventLoop.current else { return done(Result { try self.run(statement) }) }
+        let statement = isStandby ? statement.forStandby : statement
+        let isRead = statement.retry == .read
+        if isRead, readTarget !== self { return readTarget.run(statement, then: done) }
         let hints = statement.feedsChanges ? changeHints : nil
         LoopSessions.on(loop, for: self).start(
-            statement.onLoop { result in
+            statement.onLoop { [self] result in
+                if isRead, case .failure(let error as RegistryError) = result, let standby = fallback(forReadFailing: error) {
+                    return standby.run(statement, then: done)
+                }
                 if case .success = result { hints?.noteCommittedChange() }
                 done(result)
             })

@@ -8,7 +8,7 @@ extension PostgresSchemaStore {
 
     /// What the token with this hash may do, nil when it is unknown, revoked or expired.
     static func tokenRead(hash: [UInt8]) -> StoreStatement<TokenGrant?> {
-        StoreStatement(statement: tokenGrant, parameters: [PGBytea(hash)]) { result in
+        StoreStatement(statement: tokenGrant, parameters: [PGBytea(hash)], onStandby: tokenGrantOnStandby) { result in
             try result.rows.first.map { try TokenGrant(row: $0) }
         }
     }
@@ -18,6 +18,9 @@ extension PostgresSchemaStore {
     /// busy token costs one write a day, not one per request (and, touching none of the
     /// columns the change trigger watches, it sends no notification).
     static let tokenGrant = PGStatement(file: "store_token_grant")
+    /// The same grant without noting the day of use: a standby refuses every write, and the
+    /// day is noted again by the first use once a primary answers.
+    static let tokenGrantOnStandby = PGStatement(file: "store_token_grant_on_standby")
 }
 
 extension TokenGrant {

@@ -17,9 +17,19 @@ struct StoreStatement<Value>: Sendable {
     /// True for a write that adds to the change feed: once it succeeds, this process hints the
     /// other replicas to read the feed (`ChangeHints`).
     var feedsChanges = false
+    /// The same read without its side effects, with the same parameters and rows, for a
+    /// standby (which refuses any write); nil when the read has none.
+    var onStandby: PGStatement?
     /// Turns the statement's rows into the answer; a `PGError` it throws is a 500, as a
     /// blocking read's would be.
     let decode: @Sendable (PGResult) throws -> Value
+
+    /// The statement as a standby pool runs it.
+    var forStandby: StoreStatement {
+        guard let onStandby else { return self }
+        return StoreStatement(
+            statement: onStandby, parameters: parameters, retry: retry, feedsChanges: feedsChanges, decode: decode)
+    }
 
     /// Runs the statement on a session lent by the pool (blocking).
     func run(on connection: PGConnection) throws -> Value {
@@ -47,9 +57,19 @@ struct StoreStatement<Value>: Sendable {
 
 extension ConnectionPool {
     /// Runs `statement` on a pooled session, retried as its policy allows, with the failures
-    /// mapped to the service's errors.
+    /// mapped to the service's errors. A read goes to the standby while no primary is
+    /// reachable, and there too when the primary is found gone on the way (`fallback`).
     func run<Value>(_ statement: StoreStatement<Value>) throws -> Value {
-        let value = try perform(statement.retry) { try statement.run(on: $0) }
+        let statement = isStandby ? statement.forStandby : statement
+        let isRead = statement.retry == .read
+        if isRead, readTarget !== self { return try readTarget.run(statement) }
+        let value: Value
+        do {
+            value = try perform(statement.retry) { try statement.run(on: $0) }
+        } catch let error as RegistryError where isRead {
+            guard let standby = fallback(forReadFailing: error) else { throw error }
+            return try standby.run(statement)
+        }
         if statement.feedsChanges { changeHints.noteCommittedChange() }
         return value
     }

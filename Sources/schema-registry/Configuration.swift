@@ -8,6 +8,11 @@ import RegistryPostgres
 struct Configuration: Sendable {
     var listen: HostPort
     var databaseURL: String
+    /// Standbys that serve reads while no primary is reachable; nil: derived from
+    /// `databaseURL` when it names several hosts.
+    var readDatabaseURL: String?
+    /// 1: `/readyz` answers 200 while read-only; 0: 503.
+    var readyWhenReadOnly: Int
     var httpWorkers: Int
     /// nil: one per core, at most `httpWorkers`.
     var httpEventLoops: Int?
@@ -59,8 +64,18 @@ struct Configuration: Sendable {
             "REGISTRY_LISTEN", "host:port to serve on", .hostPort, default: .value(HostPort(host: "127.0.0.1", port: 8080)),
             into: \.listen),
         Setting(
-            "DATABASE_URL", "libpq URI or key=value connection string", .text, default: .required, into: \.databaseURL,
+            "DATABASE_URL",
+            "libpq URI or key=value connection string; several hosts need target_session_attrs=read-write", .text,
+            default: .required, into: \.databaseURL, check: writersURL, redact: ConnectionString.redacted),
+        Setting(
+            "REGISTRY_READ_DATABASE_URL",
+            "libpq connection string of standbys serving reads while no primary is reachable (target_session_attrs=prefer-standby)",
+            SettingValue.text.unlessUnset(shown: "DATABASE_URL's hosts when it names several"),
+            default: .absent("DATABASE_URL's hosts when it names several"), into: \.readDatabaseURL,
             redact: ConnectionString.redacted),
+        Setting(
+            "REGISTRY_READY_WHEN_READ_ONLY", "1: /readyz answers 200 while no primary is reachable and reads are served; 0: 503",
+            .integer(0...1), default: .value(1), into: \.readyWhenReadOnly),
         Setting(
             "REGISTRY_HTTP_WORKERS", "threads for publishes, reviews and other blocking or CPU-heavy work", .integer(1...256),
             default: .value(16), into: \.httpWorkers),
@@ -172,7 +187,8 @@ struct Configuration: Sendable {
     /// What every field holds before its setting is read: values no setting produces, so a
     /// field the table forgets is plain to see (and a test looks for them).
     static let unread = Configuration(
-        listen: HostPort(host: "unread", port: .min), databaseURL: "", httpWorkers: .min, httpEventLoops: .min,
+        listen: HostPort(host: "unread", port: .min), databaseURL: "", readDatabaseURL: "", readyWhenReadOnly: .min,
+        httpWorkers: .min, httpEventLoops: .min,
         poolSize: .min, dbLoopSessions: .min, dbConnectTimeoutSeconds: .min, dbStatementTimeoutMilliseconds: .min,
         dbAcquireTimeoutMilliseconds: .min, maxBodyBytes: .min, maxHeaderBytes: .min, connectionTimeoutSeconds: .min,
         maxConnections: .min, maxConnectionsPerAddress: .min, requestHeadTimeoutSeconds: .min, migrationsDirectory: "",
@@ -180,6 +196,12 @@ struct Configuration: Sendable {
         authCacheSeconds: .min, auditRetentionDays: .min, compatibilityMaxVersions: .min, compatibilityMaxProblems: .min,
         maxHeavyRequests: .min, maxWaitingRequests: .min, maxWaitingPerAddress: .min, usageFlushMilliseconds: .min,
         usageMaxEntries: .min, usageRetentionDays: .min)
+
+    /// The writers' URL must reach the primary whichever of its hosts that is.
+    private static let writersURL: @Sendable (String, String, Configuration) throws(ConfigurationError) -> Void = {
+        name, text, _ throws(ConfigurationError) in
+        if let problem = ConnectionString.problemForWrites(text) { throw ConfigurationError(description: "\(name) \(problem)") }
+    }
 
     /// A waiting budget may not exceed the half of the connections it draws on that
     /// `HTTPServerConfiguration.waitingShare` leaves it: waiters must not hold the connections

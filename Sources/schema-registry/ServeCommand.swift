@@ -26,8 +26,9 @@ enum ServeCommand {
         let metrics = Metrics()
         let apiForGauges = Mutex<RegistryAPI?>(nil)
         let operations = Operations(
-            unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator) },
-            gauges: { gauges(pool: pool, api: apiForGauges.withLock { $0 }) })
+            unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator, pool: pool) },
+            gauges: { gauges(pool: pool, api: apiForGauges.withLock { $0 }) },
+            isReadOnly: { pool.mode == .readOnly }, readOnlyIsReady: configuration.readyWhenReadOnly == 1)
         let store = PostgresSchemaStore(pool: pool)
         let janitor = purgeExpiredKeysPeriodically(store: store, logger: logger)
         let auditPruner = configuration.auditRetentionDays.map { days in
@@ -120,13 +121,19 @@ enum ServeCommand {
     }
 
     /// Ready means: not shutting down, the database answers, and its migrations are the ones
-    /// this binary was built with.
-    private static func readiness(shuttingDown: ShutdownFlag, migrator: Migrator) -> String? {
+    /// this binary was built with. With no primary but a standby answering, nothing is wrong
+    /// here: the probe then reports read-only (`Operations.isReadOnly`).
+    private static func readiness(shuttingDown: ShutdownFlag, migrator: Migrator, pool: ConnectionPool) -> String? {
         if shuttingDown.isRaised { return "shutting down" }
         do {
             return try migrator.status().problem
         } catch {
-            return "database unreachable"
+            guard pool.mode == .readOnly, let standby = pool.standby else { return "database unreachable" }
+            do {
+                return try Migrator(pool: standby, directory: migrator.directory).status().problem
+            } catch {
+                return "database unreachable"
+            }
         }
     }
 
@@ -147,6 +154,10 @@ enum ServeCommand {
             Gauge("registry_db_pool_size", "Most PostgreSQL connections the pool keeps.", value: Double(stats.size)),
             Gauge("registry_db_pool_in_use", "Pooled connections serving a request now.", value: Double(stats.inUse)),
             Gauge("registry_db_pool_waiting", "Requests waiting for a pooled connection.", value: Double(stats.waiting)),
+            Gauge(
+                "registry_db_read_only", "1 while no primary database is reachable and a standby serves reads (writes answer 503).",
+                value: pool.mode == .readOnly ? 1 : 0),
+            Gauge("registry_db_unreachable", "1 while neither a primary nor a standby could be reached.", value: pool.mode == .unreachable ? 1 : 0),
             Gauge("registry_db_loop_sessions", "PostgreSQL sessions the event loops hold for their own statements.", value: Double(loop.open)),
             Gauge(
                 "registry_db_loop_statements_in_flight", "Statements (reads, one-statement writes) sent on the event loops' sessions, not answered yet.",

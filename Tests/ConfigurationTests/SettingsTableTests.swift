@@ -17,7 +17,7 @@ import Testing
     @Test func everyVariableIsDeclaredOnce() {
         let names = Self.settings.map(\.name)
         #expect(Set(names).count == names.count, "\(names)")
-        #expect(names.count == 30, "\(names)")
+        #expect(names.count == 32, "\(names)")
         #expect(Set(Self.settings.map(\.logField)).count == names.count)
     }
 
@@ -31,7 +31,7 @@ import Testing
                 "\(field.label ?? "?") is still \(unreadField.value): no setting writes it")
             compared += 1
         }
-        #expect(compared == 30 && compared == unread.children.count)
+        #expect(compared == 32 && compared == unread.children.count)
     }
 
     @Test func everyDefaultIsAValueTheSettingAccepts() throws {
@@ -49,7 +49,7 @@ import Testing
             }
             roundTrips += 1
         }
-        #expect(roundTrips == 26, "settings with a value by default: \(roundTrips)")
+        #expect(roundTrips == 27, "settings with a value by default: \(roundTrips)")
     }
 
     @Test func everyBoundRefusesTheValueJustOutsideWithOneLineNamingTheVariable() {
@@ -79,8 +79,8 @@ import Testing
                 }
             }
         }
-        #expect(refused == 25 * 4 + 2 * 4 + 2, "refused: \(refused)")
-        #expect(anyText == ["DATABASE_URL", "REGISTRY_MIGRATIONS_DIR"], "settings that take any text: \(anyText)")
+        #expect(refused == 26 * 4 + 2 * 4 + 2, "refused: \(refused)")
+        #expect(anyText == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL", "REGISTRY_MIGRATIONS_DIR"], "settings that take any text: \(anyText)")
     }
 
     @Test func theRequiredSettingUnsetIsOneLineNamingIt() {
@@ -137,12 +137,17 @@ import Testing
             "host=127.0.0.1 dbname=registry user=postgres password = s3cret",
             "host=127.0.0.1 dbname=registry user=postgres password='a s3cret'",
             "postgresql://postgres:s3cret@[not a valid uri",
-        ]
+        ],
+        "REGISTRY_READ_DATABASE_URL": [
+            "postgresql://postgres:s3cret@127.0.0.1:5432,127.0.0.1:5433/registry?target_session_attrs=prefer-standby",
+            "host=127.0.0.1,127.0.0.2 dbname=registry user=postgres password=s3cret",
+            "postgresql://postgres:s3cret@[not a valid uri",
+        ],
     ]
 
     @Test func aSecretNeverAppearsInTheStartupLine() throws {
         let secrets = Self.settings.filter(\.isSecret)
-        #expect(secrets.map(\.name) == ["DATABASE_URL"])
+        #expect(secrets.map(\.name) == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL"])
         var checked = 0
         for setting in secrets {
             let samples = try #require(Self.secretSamples[setting.name], "a sample secret for \(setting.name)")
@@ -154,6 +159,6 @@ import Testing
                 checked += 1
             }
         }
-        #expect(checked == 6)
+        #expect(checked == 9)
     }
 }

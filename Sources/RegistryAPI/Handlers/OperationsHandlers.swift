@@ -12,6 +12,11 @@ enum OperationsHandlers {
         if let reason = operations.unreadyReason() {
             return JSONResponse.make(status: 503, ["status": "unavailable", "reason": .string(reason)])
         }
+        if operations.isReadOnly() {
+            return JSONResponse.make(
+                status: operations.readOnlyIsReady ? 200 : 503,
+                ["status": "read-only", "reason": "no primary database is reachable: reads are served, writes answer 503"])
+        }
         return JSONResponse.make(["status": "ready"])
     }
 
