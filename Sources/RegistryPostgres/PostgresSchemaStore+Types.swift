@@ -21,7 +21,10 @@ extension PostgresSchemaStore {
                     attributesType: try row.string(0), liveVersions: try row.int64(1), newestVersion: try row.int32(2),
                     newestCreated: try row.string(3),
                     policy: TypeSummary.Policy(
-                        mode: try row.string(4), enforce: try row.string(5), oldestSupportedVersion: try row.int32(6)))
+                        mode: try row.string(4), enforce: try row.string(5), oldestSupportedVersion: try row.int32(6)),
+                    metadata: TypeMetadata(
+                        description: try row.optionalString(7) ?? "", owner: try row.optionalString(8) ?? "",
+                        labels: try jsonColumn(row, 9).objectValue.map(Labels.sorted) ?? JSONObject()))
             }
         }
     }

@@ -9,6 +9,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case tokenExpiryChange = "token_expiry_change"
     case applicationCreate = "application_create"
     case `import`
+    case metadataChange = "metadata_change"
 
     /// The action named `text`, or a 400 naming `field`.
     public static func parse(_ text: String, field: String) throws(RegistryError) -> AuditAction {

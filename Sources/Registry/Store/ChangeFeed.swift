@@ -13,11 +13,14 @@ public struct ChangeCursor: Sendable, Equatable {
     public static let start = ChangeCursor(xid: 0, id: 0)
 }
 
-/// What changed: a version published or deleted, or a compatibility policy set or removed.
+/// What changed: a version published or deleted, a compatibility policy set or removed, or
+/// metadata changed.
 public enum ChangeKind: String, Sendable {
     case published
     case deleted
     case policyChanged = "policy_changed"
+    /// A type's metadata (no version) or a version's labels or release notes changed.
+    case metadataChanged = "metadata_changed"
 }
 
 /// One event of the change feed.

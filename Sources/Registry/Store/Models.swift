@@ -87,12 +87,20 @@ public struct SchemaVersion: Sendable, Equatable {
     public let contentHash: [UInt8]?
     /// Who published it (a token's name, or `token <id>`); nil when not recorded.
     public let createdBy: String?
+    /// Its labels and release notes: the one part of a version that may change after publishing.
+    public var metadata: VersionMetadata
+    /// The warnings its publish answered (objects as in the publish answer's `warnings`), kept so
+    /// that every later reader sees them.
+    public var warnings: [JSONValue]
 
     public init(
         applicationCode: String, attributesType: String, version: Int32, jsonSchema: String, created: String,
-        contentHash: [UInt8]? = nil, createdBy: String? = nil
+        contentHash: [UInt8]? = nil, createdBy: String? = nil, metadata: VersionMetadata = VersionMetadata(),
+        warnings: [JSONValue] = []
     ) {
         self.createdBy = createdBy
+        self.metadata = metadata
+        self.warnings = warnings
         self.applicationCode = applicationCode
         self.attributesType = attributesType
         self.version = version
@@ -102,7 +110,7 @@ public struct SchemaVersion: Sendable, Equatable {
     }
 
     /// The same version whether or not its hash was read along; names and texts compare by
-    /// their bytes, as the database does.
+    /// their bytes, as the database does. Metadata and warnings are not its identity.
     public static func == (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {
         lhs.applicationCode.hasSameBytes(as: rhs.applicationCode) && lhs.attributesType.hasSameBytes(as: rhs.attributesType)
             && lhs.version == rhs.version && lhs.jsonSchema.hasSameBytes(as: rhs.jsonSchema) && lhs.created == rhs.created && lhs.createdBy == rhs.createdBy

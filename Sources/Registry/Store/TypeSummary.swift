@@ -22,8 +22,14 @@ public struct TypeSummary: Sendable, Equatable {
     /// RFC 3339 UTC creation time of the newest live version.
     public let newestCreated: String
     public let policy: Policy
+    /// Its description, owner and labels (no links: a summary is for lists); empty when unset.
+    public var metadata: TypeMetadata
 
-    public init(attributesType: String, liveVersions: Int64, newestVersion: Int32, newestCreated: String, policy: Policy) {
+    public init(
+        attributesType: String, liveVersions: Int64, newestVersion: Int32, newestCreated: String, policy: Policy,
+        metadata: TypeMetadata = TypeMetadata()
+    ) {
+        self.metadata = metadata
         self.attributesType = attributesType
         self.liveVersions = liveVersions
         self.newestVersion = newestVersion

@@ -13,7 +13,25 @@ enum SchemaJSON {
             "updated": .string(schema.created),
         ]
         if let createdBy = schema.createdBy { object["created_by"] = .string(createdBy) }
+        object.members += described(schema).members
         return .object(object)
+    }
+
+    /// What a version shows beyond its content, each only when set: `labels`, `release_notes`,
+    /// and the `warnings` its publish answered.
+    static func described(_ schema: SchemaVersion) -> JSONObject {
+        var object = JSONObject()
+        if !schema.metadata.labels.isEmpty { object["labels"] = .object(schema.metadata.labels) }
+        if !schema.metadata.releaseNotes.isEmpty { object["release_notes"] = .string(schema.metadata.releaseNotes) }
+        if !schema.warnings.isEmpty { object["warnings"] = .array(schema.warnings) }
+        return object
+    }
+
+    /// `described` as bytes, or nil when the version shows nothing beyond its content: the part
+    /// of a rendered version that can change after publishing, which its `ETag` must cover.
+    static func describedBytes(_ schema: SchemaVersion) -> [UInt8]? {
+        let object = described(schema)
+        return object.isEmpty ? nil : JSONWriter.bytes(.object(object))
     }
 
     /// The same object written straight into `out`, for GET and list: the schema text is most
@@ -34,6 +52,12 @@ enum SchemaJSON {
         if let createdBy = schema.createdBy {
             out.append(contentsOf: #","created_by":"#.utf8)
             JSONWriter.writeString(createdBy, into: &out)
+        }
+        for member in described(schema).members {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.writeString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.write(member.value, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -1,4 +1,4 @@
-SELECT json_schema, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), schema_sha256, created_by
+SELECT json_schema, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), schema_sha256, created_by, labels::text, release_notes, warnings::text
 FROM schema_versions
 WHERE application_id = $1::bigint AND attributes_type = $2::text AND version = $3::integer
   AND deleted_at IS NULL

@@ -1,4 +1,4 @@
-SELECT attributes_type, version, json_schema, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), created_by FROM schema_versions
+SELECT attributes_type, version, json_schema, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), created_by, labels::text, release_notes, warnings::text FROM schema_versions
 WHERE application_id = $1::bigint AND deleted_at IS NULL
   AND (attributes_type > $2::text OR (attributes_type = $2::text AND version < $3::integer))
 ORDER BY attributes_type, version DESC

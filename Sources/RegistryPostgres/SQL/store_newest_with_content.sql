@@ -1,4 +1,4 @@
-SELECT version, json_schema, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM schema_versions
+SELECT version, json_schema, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), labels::text, release_notes, warnings::text FROM schema_versions
 WHERE application_id = $1::bigint AND attributes_type = $2::text AND content_sha256 = $3::bytea
   AND deleted_at IS NULL
 ORDER BY version DESC LIMIT 1
