@@ -45,8 +45,9 @@ enum TypeHandlers {
         return JSONResponse.make(.object(body))
     }
 
+    /// The summary, with the type's description, owner and labels when set.
     static func json(_ summary: TypeSummary) -> JSONValue {
-        [
+        var object: JSONObject = [
             "attributes_type": .string(summary.attributesType),
             "live_versions": .number(String(summary.liveVersions)),
             "newest_version": .number(String(summary.newestVersion)),
@@ -57,6 +58,11 @@ enum TypeHandlers {
                 "oldest_supported_version": .number(String(summary.policy.oldestSupportedVersion)),
             ],
         ]
+        let metadata = summary.metadata
+        if !metadata.description.isEmpty { object["description"] = .string(metadata.description) }
+        if !metadata.owner.isEmpty { object["owner"] = .string(metadata.owner) }
+        if !metadata.labels.isEmpty { object["labels"] = .object(metadata.labels) }
+        return .object(object)
     }
 }
 
