@@ -23,8 +23,9 @@ public struct ApplicationTransfer: Sendable {
         public var retiredAdded = 0
         public var countersRaised = 0
         public var policiesChanged = 0
+        public var metadataChanged = 0
 
-        public var changesAnything: Bool { versionsAdded + retiredAdded + countersRaised + policiesChanged > 0 }
+        public var changesAnything: Bool { versionsAdded + retiredAdded + countersRaised + policiesChanged + metadataChanged > 0 }
     }
 
     public func export(applicationCode code: String) throws -> ApplicationExport {
@@ -39,8 +40,10 @@ public struct ApplicationTransfer: Sendable {
                 let type = ExactName(try row.string(0))
                 let number = try row.int32(1)
                 if let text = try row.optionalString(2) {
+                    let (metadata, warnings) = try PostgresSchemaStore.versionMetadata(row, from: 5)
                     let live = ApplicationExport.LiveVersion(
-                        version: number, jsonSchema: text, created: try row.string(3), createdBy: try row.optionalString(4))
+                        version: number, jsonSchema: text, created: try row.string(3), createdBy: try row.optionalString(4),
+                        metadata: metadata, warnings: warnings)
                     versions[type, default: ([], [])].live.append(live)
                 } else {
                     versions[type, default: ([], [])].retired.append(number)
@@ -50,7 +53,7 @@ public struct ApplicationTransfer: Sendable {
                 let type = ExactName(try row.string(0))
                 return ApplicationExport.TypeHistory(
                     attributesType: type.text, lastVersion: try row.int32(1), versions: versions[type]?.live ?? [],
-                    retired: versions[type]?.retired ?? [])
+                    retired: versions[type]?.retired ?? [], metadata: try Self.movedMetadata(row))
             }
             let policies = try connection.execute(Self.exportPolicies, [application.id]).rows.map { row in
                 ApplicationExport.Policy(
@@ -87,6 +90,7 @@ public struct ApplicationTransfer: Sendable {
                         "versions_added": .number(String(outcome.versionsAdded)),
                         "retired_added": .number(String(outcome.retiredAdded)),
                         "policies_changed": .number(String(outcome.policiesChanged)),
+                        "metadata_changed": .number(String(outcome.metadataChanged)),
                     ]
                     try AuditLog.record(
                         AuditRecord(
@@ -122,7 +126,15 @@ public struct ApplicationTransfer: Sendable {
                 switch existing[version.version] {
                 case nil:
                     try connection.execute(
-                        Self.insertLive, [application.id, name, version.version, version.jsonSchema, version.created, version.createdBy])
+                        Self.insertLive,
+                        [application.id, name, version.version, version.jsonSchema, version.created, version.createdBy]
+                            + PostgresSchemaStore.metadataParameters(version.metadata) + [JSONWriter.string(.array(version.warnings))])
+                    // Its field paths for search, as a publish stores them (the text passed the rules above).
+                    let paths = FormBuilder.form(for: try SchemaRules.readStored(version.jsonSchema)).fieldPaths
+                    try connection.execute(
+                        PostgresSchemaStore.describeVersion,
+                        PostgresSchemaStore.descriptionParameters(
+                            applicationID: application.id, name, version.version, warnings: nil, fieldPaths: paths))
                     outcome.versionsAdded += 1
                 case .live(let text)? where text == Array(version.jsonSchema.utf8):
                     break
@@ -144,6 +156,14 @@ public struct ApplicationTransfer: Sendable {
                 }
             }
         }
+        for type in types where !type.metadata.isEmpty {
+            let metadata = type.metadata
+            let parameters: [(any PGParameter)?] = [
+                application.id, type.attributesType, metadata.description, metadata.owner, JSONWriter.string(.object(metadata.labels)),
+                JSONWriter.string(metadata.linksJSON),
+            ]
+            if try !connection.execute(Self.upsertTypeMetadata, parameters).rows.isEmpty { outcome.metadataChanged += 1 }
+        }
         for policy in document.policies {
             let parameters: [(any PGParameter)?] = [
                 application.id, policy.attributesType, policy.mode, policy.enforce, policy.oldestSupportedVersion,
@@ -151,6 +171,13 @@ public struct ApplicationTransfer: Sendable {
             if try !connection.execute(Self.upsertPolicy, parameters).rows.isEmpty { outcome.policiesChanged += 1 }
         }
         return outcome
+    }
+
+    /// A type's metadata as it moves: without the time of its last change, which the import
+    /// sets anew.
+    private static func movedMetadata(_ row: PGRow) throws -> TypeMetadata {
+        let stored = try PostgresSchemaStore.typeMetadata(row, from: 2)
+        return TypeMetadata(description: stored.description, owner: stored.owner, labels: stored.labels, links: stored.links)
     }
 
     /// A number already taken in the target: its text as bytes, or deleted.
@@ -185,4 +212,6 @@ public struct ApplicationTransfer: Sendable {
 
     /// A row back means the policy was created or changed; an identical one is left alone.
     static let upsertPolicy = PGStatement(file: "transfer_upsert_policy")
+
+    static let upsertTypeMetadata = PGStatement(file: "transfer_upsert_type_metadata")
 }

@@ -179,4 +179,34 @@ import TestSupport
             try owner.post(["application": .string(owner.code), "attributesType": "Warned", "jsonSchema": .string(Self.flight), "labels": ["BAD": "x"]]),
             status: 400, code: 3, mentioning: "labels: label key")
     }
+
+    @Test func exportAndImportKeepEveryKindOfMetadata() throws {
+        let registry = try TestRegistry.shared()
+        let source = try registry.makeTenant()
+        #expect(try source.post([
+            "application": .string(source.code), "attributesType": "Moved", "jsonSchema": .string(SchemaWarningsAPITests.typo),
+            "labels": ["app_version": "1.0"], "release_notes": "Moved along",
+        ]).status == 200)
+        let typeMetadata: JSONValue = ["description": "Moves", "owner": "team-move", "labels": ["team": "move"], "links": [["name": "repo", "url": "https://example.com"]]]
+        #expect(try Self.put(source, "Moved", typeMetadata).status == 200)
+        let transfer = ApplicationTransfer(pool: registry.pool)
+        let exported = try transfer.export(applicationCode: source.code)
+        // Through its JSON, as `admin export` writes it and `admin import` reads it.
+        let document = try ApplicationExport(json: exported.json)
+        #expect(document == exported)
+
+        let target = try registry.makeTenant()
+        let outcome = try transfer.importing(document, intoApplicationCode: target.code, dryRun: false)
+        #expect(outcome.versionsAdded == 1 && outcome.metadataChanged == 1 && outcome.conflicts.isEmpty)
+        let version = try target.request("GET", "/api/live_activity_schemas/Moved/1?application=\(target.code)").json()["schema"]
+        #expect(version?["labels"] == ["app_version": "1.0"] && version?["release_notes"] == "Moved along")
+        #expect(version?["warnings"]?.arrayValue?.count == 2)
+        let metadata = try target.request("GET", "/api/live_activity_types/Moved/metadata?application=\(target.code)").json()["metadata"]
+        #expect(metadata?["owner"] == "team-move" && metadata?["links"]?.arrayValue?.count == 1 && metadata?["labels"] == ["team": "move"])
+        // The imported version's fields are searchable at once.
+        let found = try target.request("GET", "/api/search?application=\(target.code)&q=field:gate").json()["results"]?.arrayValue
+        #expect(found?.count == 1)
+        // Importing again changes nothing.
+        #expect(try transfer.importing(document, intoApplicationCode: target.code, dryRun: false).changesAnything == false)
+    }
 }

@@ -1,6 +1,7 @@
 /// Everything of one application that moves between environments (staging → production):
 /// each type's live versions (text byte for byte, creation time, publisher), its retired
-/// (deleted) numbers and its version counter, and the compatibility policies. Tokens,
+/// (deleted) numbers and its version counter, its metadata and each version's labels, release
+/// notes and stored warnings, and the compatibility policies. Tokens,
 /// accounts and idempotency keys stay behind.
 public struct ApplicationExport: Sendable, Equatable {
     public static let format = "live-activity-schema-registry-export"
@@ -13,7 +14,16 @@ public struct ApplicationExport: Sendable, Equatable {
         public let created: String
         /// Who published it (a token's name); nil when not recorded.
         public let createdBy: String?
-        public init(version: Int32, jsonSchema: String, created: String, createdBy: String?) {
+        /// Labels and release notes; empty when unset.
+        public let metadata: VersionMetadata
+        /// The warnings its publish answered.
+        public let warnings: [JSONValue]
+        public init(
+            version: Int32, jsonSchema: String, created: String, createdBy: String?, metadata: VersionMetadata = VersionMetadata(),
+            warnings: [JSONValue] = []
+        ) {
+            self.metadata = metadata
+            self.warnings = warnings
             self.version = version
             self.jsonSchema = jsonSchema
             self.created = created
@@ -27,7 +37,12 @@ public struct ApplicationExport: Sendable, Equatable {
         public let lastVersion: Int32
         public let versions: [LiveVersion]
         public let retired: [Int32]
-        public init(attributesType: String, lastVersion: Int32, versions: [LiveVersion], retired: [Int32]) {
+        /// Description, owner, labels and links; empty when never set.
+        public let metadata: TypeMetadata
+        public init(
+            attributesType: String, lastVersion: Int32, versions: [LiveVersion], retired: [Int32], metadata: TypeMetadata = TypeMetadata()
+        ) {
+            self.metadata = metadata
             self.attributesType = attributesType
             self.lastVersion = lastVersion
             self.versions = versions
@@ -79,9 +94,13 @@ extension ApplicationExport {
                             "json_schema": .string(version.jsonSchema),
                             "created": .string(version.created),
                             "created_by": version.createdBy.map(JSONValue.string) ?? .null,
+                            "labels": .object(version.metadata.labels),
+                            "release_notes": .string(version.metadata.releaseNotes),
+                            "warnings": .array(version.warnings),
                         ])
                     }),
                     "retired": .array(type.retired.map { .number(String($0)) }),
+                    "metadata": .object(type.metadata.jsonObject),
                 ])
             }),
             "policies": .array(policies.map { policy in
@@ -143,7 +162,9 @@ extension ApplicationExport {
                 versions.append(
                     LiveVersion(
                         version: number, jsonSchema: try Self.string(version["json_schema"], "\(at).json_schema"),
-                        created: created, createdBy: createdBy))
+                        created: created, createdBy: createdBy,
+                        metadata: try VersionMetadata(labels: version["labels"], releaseNotes: version["release_notes"], notesField: "\(at).release_notes"),
+                        warnings: try Self.warnings(version["warnings"], "\(at).warnings")))
             }
             var retired: [Int32] = []
             for (position, entry) in try Self.array(object["retired"], "\(path).retired").enumerated() {
@@ -153,7 +174,13 @@ extension ApplicationExport {
                 }
                 retired.append(number)
             }
-            types.append(TypeHistory(attributesType: name, lastVersion: last, versions: versions, retired: retired))
+            let metadata: TypeMetadata
+            switch object["metadata"] {
+            case nil, .null?: metadata = TypeMetadata()
+            case .object(let fields)?: metadata = try TypeMetadata(fields)
+            default: throw .invalidArgument("\(path).metadata: must be an object")
+            }
+            types.append(TypeHistory(attributesType: name, lastVersion: last, versions: versions, retired: retired, metadata: metadata))
         }
         var policies: [Policy] = []
         for (index, item) in try Self.array(root["policies"], "policies").enumerated() {
@@ -203,6 +230,15 @@ extension ApplicationExport {
     private static func string(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {
         guard let text = value?.stringValue else { throw .invalidArgument("\(path): must be a string") }
         return text
+    }
+
+    /// Stored warnings: an array of objects; absent is none.
+    private static func warnings(_ value: JSONValue?, _ path: String) throws(RegistryError) -> [JSONValue] {
+        guard let value, !value.isNull else { return [] }
+        guard let items = value.arrayValue, items.allSatisfy({ $0.objectValue != nil }) else {
+            throw .invalidArgument("\(path): must be an array of objects")
+        }
+        return items
     }
 
     private static func array(_ value: JSONValue?, _ path: String) throws(RegistryError) -> [JSONValue] {

@@ -1,1 +1,6 @@
-SELECT attributes_type, last_version FROM schema_version_counters WHERE application_id = $1::bigint ORDER BY attributes_type
+SELECT c.attributes_type, c.last_version, m.description, m.owner, m.labels::text, m.links::text,
+       to_char(m.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+FROM schema_version_counters AS c
+    LEFT JOIN type_metadata AS m ON m.application_id = c.application_id AND m.attributes_type = c.attributes_type
+WHERE c.application_id = $1::bigint
+ORDER BY c.attributes_type
