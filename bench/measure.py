@@ -257,6 +257,7 @@ SCENARIOS = [
     ("form_uncached", "GET a form, cache disabled", "pg_select", None, True),
     ("list_type", "list one type (5 versions)", "pg_select", None, True),
     ("list_app", "list whole app, pages of 100", "pg_select", None, True),
+    ("search", "search field:, 10,000 types × 10 versions", "pg_select", None, True),
     ("publish_spread", "publish next-free, 1,000 types", "pg_publish_spread", 0.5, False),
     ("publish_hot", "publish next-free, one type", "pg_publish_hot", 0.5, False),
     ("mix", "mix 90 % GET / 10 % publish", "nginx", None, False),

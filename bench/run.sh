@@ -15,7 +15,7 @@
 # Settings (environment): BENCH_RUNS, BENCH_DURATION (seconds), BENCH_KEEP=1 (keep the temp
 # folder with logs and raw results), BENCH_PG_SYNC_COMMIT (on|off, default on), BENCH_ONLY=a,b
 # (run only these labels: micro nginx get_warm check_bench check_60k pg_select get_uncached form_warm
-# form_uncached list_type list_app pg_publish_spread publish_spread pg_publish_hot publish_hot mix),
+# form_uncached list_type list_app search pg_publish_spread publish_spread pg_publish_hot publish_hot mix),
 # BENCH_PERF=1 (perf profile of the serving process per scenario into bench/results/perf/), BENCH_REGISTRY_ENV="VAR=value …"
 # (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32"), BENCH_PG_STATEMENTS=1
 # (pg_stat_statements per scenario into bench/results/statements/), BENCH_PG_SETTINGS="name=value …"
@@ -318,6 +318,38 @@ if selected check_60k; then
         --body "$work/data/check/large.json"
 fi
 
+# The search scenario: an application of its own with search_types types × 10 versions, seeded
+# in SQL (the API would take minutes), each version with three field paths, every tenth type with
+# an owner (--quick: 1,000 types). The plan of one field search is kept in
+# bench/results/search_plan.txt and printed as PASS when it scans the trigram index.
+search_types=$([ "$mode" = quick ] && echo 1000 || echo 10000)
+search_app="$app"
+if selected search; then
+    read -r search_app search_id < <(fresh_app "search")
+    stack_psql -q -c "SET statement_timeout = 0" \
+        -c "INSERT INTO schema_version_counters (application_id, attributes_type, last_version)
+            SELECT $search_id, 'Search' || n || 'Attributes', 10 FROM generate_series(1, $search_types) AS n" \
+        -c "INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, fields_indexed)
+            SELECT $search_id, 'Search' || n || 'Attributes', v,
+                   '{\"type\":\"object\",\"properties\":{\"seat' || n || '_' || v || '\":{\"type\":\"string\"}}}', true
+            FROM generate_series(1, $search_types) AS n, generate_series(1, 10) AS v" \
+        -c "INSERT INTO version_fields (application_id, attributes_type, version, path)
+            SELECT $search_id, 'Search' || n || 'Attributes', v, 'content-state.' || f || n || '_' || v
+            FROM generate_series(1, $search_types) AS n, generate_series(1, 10) AS v, unnest(ARRAY['seat', 'gate', 'legs[].terminal']) AS f" \
+        -c "INSERT INTO type_metadata (application_id, attributes_type, owner)
+            SELECT $search_id, 'Search' || n || 'Attributes', 'team-' || (n % 37) FROM generate_series(1, $search_types, 10) AS n" \
+        -c "ANALYZE schema_version_counters" -c "ANALYZE schema_versions" -c "ANALYZE version_fields" -c "ANALYZE type_metadata"
+    mkdir -p "$bench_dir/results"
+    { echo "PREPARE search AS"; cat "$repo/Sources/RegistryPostgres/SQL/search_types.sql"; echo ";"
+      echo "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE search($search_id, '[{\"kind\":\"field\",\"pattern\":\"%seat77_%\"}]', NULL, 21, 20, '{}', '{}', '{\"%seat77_%\"}', '{}');"
+    } | stack_psql -q >"$bench_dir/results/search_plan.txt"
+    if grep -q version_fields_path_trgm "$bench_dir/results/search_plan.txt"; then
+        say "search: $search_types types × 10 versions seeded; plan PASS: scans version_fields_path_trgm"
+    else
+        say "search: $search_types types × 10 versions seeded; plan MISS: no trigram index scan (bench/results/search_plan.txt)"
+    fi
+fi
+
 load_at_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 say "measuring: $runs run(s) × ${duration} s per scenario, $connections connections, $threads threads"
 for run in $(seq 1 "$runs"); do
@@ -351,6 +383,8 @@ for run in $(seq 1 "$runs"); do
     read -r pub_code _ < <(fresh_app "hot $run")
     BENCH_PUBLISH_APP="$pub_code" BENCH_HOT_TYPE="$first_type" measure publish_hot "$run" "$registry_a_pid" \
         "$registry_a/metrics" -- "${wrk_cmd[@]}" -s "$bench_dir/lua/publish.lua" "$registry_a"
+    BENCH_SEARCH_APP="$search_app" BENCH_SEARCH_TYPES="$search_types" measure search "$run" "$registry_a_pid" \
+        "$registry_a/metrics" -- "${wrk_cmd[@]}" -s "$bench_dir/lua/search.lua" "$registry_a"
     selected mix && warm versions
     read -r pub_code _ < <(fresh_app "mix $run")
     BENCH_PUBLISH_APP="$pub_code" measure mix "$run" "$registry_a_pid" "$registry_a/metrics" -- \

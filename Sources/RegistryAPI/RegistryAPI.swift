@@ -87,6 +87,10 @@ public final class RegistryAPI: Sendable {
         Route("DELETE", "/api/live_activity_types/{attributesType}/compatibility_policy", needs: .admin("removing a compatibility policy"), PolicyHandlers.remove),
         Route("GET", "/api/live_activity_types/{attributesType}/usage", needs: .read("reading usage"), UsageHandlers.type),
         Route("GET", "/api/changes", needs: .read("reading the change feed"), ChangeHandlers.changes),
+        Route("GET", "/api/live_activity_types/{attributesType}/metadata", needs: .read("reading a type's metadata"), MetadataHandlers.getType),
+        Route("PUT", "/api/live_activity_types/{attributesType}/metadata", needs: .publish("editing a type's metadata"), MetadataHandlers.setType),
+        Route("PUT", "/api/live_activity_schemas/{attributesType}/{version}/metadata", needs: .publish("editing a version's metadata"), MetadataHandlers.setVersion),
+        Route("GET", "/api/search", needs: .read("searching"), SearchHandlers.search),
         .memory("GET", "/panel", needs: nil, PanelHandlers.redirect),
         .memory("GET", "/panel/{asset}", needs: nil, PanelHandlers.asset),
     ]

@@ -26,9 +26,10 @@ public struct ApplicationTransfer: Sendable {
         /// Versions whose state the file changed (new versions that are not active included).
         public var statesChanged = 0
         public var pinsChanged = 0
+        public var metadataChanged = 0
 
         public var changesAnything: Bool {
-            versionsAdded + retiredAdded + countersRaised + policiesChanged + statesChanged + pinsChanged > 0
+            versionsAdded + retiredAdded + countersRaised + policiesChanged + statesChanged + pinsChanged + metadataChanged > 0
         }
     }
 
@@ -44,9 +45,10 @@ public struct ApplicationTransfer: Sendable {
                 let type = ExactName(try row.string(0))
                 let number = try row.int32(1)
                 if let text = try row.optionalString(2) {
+                    let (metadata, warnings) = try PostgresSchemaStore.versionMetadata(row, from: 13)
                     let live = ApplicationExport.LiveVersion(
                         version: number, jsonSchema: text, created: try row.string(3), createdBy: try row.optionalString(4),
-                        state: try Self.exportedState(row))
+                        state: try Self.exportedState(row), metadata: metadata, warnings: warnings)
                     versions[type, default: ([], [])].live.append(live)
                 } else {
                     versions[type, default: ([], [])].retired.append(number)
@@ -57,7 +59,7 @@ public struct ApplicationTransfer: Sendable {
                 return ApplicationExport.TypeHistory(
                     attributesType: type.text, lastVersion: try row.int32(1), versions: versions[type]?.live ?? [],
                     retired: versions[type]?.retired ?? [],
-                    latestPin: try row.optionalString(2) == nil ? nil : try row.int32(2))
+                    latestPin: try row.optionalString(2) == nil ? nil : try row.int32(2), metadata: try Self.movedMetadata(row))
             }
             let policies = try connection.execute(Self.exportPolicies, [application.id]).rows.map { row in
                 ApplicationExport.Policy(
@@ -96,6 +98,7 @@ public struct ApplicationTransfer: Sendable {
                         "policies_changed": .number(String(outcome.policiesChanged)),
                         "states_changed": .number(String(outcome.statesChanged)),
                         "pins_changed": .number(String(outcome.pinsChanged)),
+                        "metadata_changed": .number(String(outcome.metadataChanged)),
                     ]
                     try AuditLog.record(
                         AuditRecord(
@@ -131,7 +134,15 @@ public struct ApplicationTransfer: Sendable {
                 switch existing[version.version] {
                 case nil:
                     try connection.execute(
-                        Self.insertLive, [application.id, name, version.version, version.jsonSchema, version.created, version.createdBy])
+                        Self.insertLive,
+                        [application.id, name, version.version, version.jsonSchema, version.created, version.createdBy]
+                            + PostgresSchemaStore.metadataParameters(version.metadata) + [JSONWriter.string(.array(version.warnings))])
+                    // Its field paths for search, as a publish stores them (the text passed the rules above).
+                    let paths = FormBuilder.form(for: try SchemaRules.readStored(version.jsonSchema)).fieldPaths
+                    try connection.execute(
+                        PostgresSchemaStore.describeVersion,
+                        PostgresSchemaStore.descriptionParameters(
+                            applicationID: application.id, name, version.version, warnings: nil, fieldPaths: paths))
                     outcome.versionsAdded += 1
                     if try Self.setState(version, of: name, in: application, connection) { outcome.statesChanged += 1 }
                 case .live(let text)? where text == Array(version.jsonSchema.utf8):
@@ -157,6 +168,14 @@ public struct ApplicationTransfer: Sendable {
             if let pin = type.latestPin, try !connection.execute(Self.upsertPin, [application.id, name, pin]).rows.isEmpty {
                 outcome.pinsChanged += 1
             }
+        }
+        for type in types where !type.metadata.isEmpty {
+            let metadata = type.metadata
+            let parameters: [(any PGParameter)?] = [
+                application.id, type.attributesType, metadata.description, metadata.owner, JSONWriter.string(.object(metadata.labels)),
+                JSONWriter.string(metadata.linksJSON),
+            ]
+            if try !connection.execute(Self.upsertTypeMetadata, parameters).rows.isEmpty { outcome.metadataChanged += 1 }
         }
         for policy in document.policies {
             let parameters: [(any PGParameter)?] = [
@@ -190,6 +209,13 @@ public struct ApplicationTransfer: Sendable {
         default:
             return .active
         }
+    }
+
+    /// A type's metadata as it moves: without the time of its last change, which the import
+    /// sets anew.
+    private static func movedMetadata(_ row: PGRow) throws -> TypeMetadata {
+        let stored = try PostgresSchemaStore.typeMetadata(row, from: 3)
+        return TypeMetadata(description: stored.description, owner: stored.owner, labels: stored.labels, links: stored.links)
     }
 
     /// A number already taken in the target: its text as bytes, or deleted.
@@ -230,4 +256,6 @@ public struct ApplicationTransfer: Sendable {
 
     /// A row back means the policy was created or changed; an identical one is left alone.
     static let upsertPolicy = PGStatement(file: "transfer_upsert_policy")
+
+    static let upsertTypeMetadata = PGStatement(file: "transfer_upsert_type_metadata")
 }

@@ -24,18 +24,25 @@ struct PostgresPublishTransaction: PublishTransaction {
 
     func insert(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison
+        metadata: VersionMetadata, comparing comparison: Comparison
     ) throws -> Publication {
         do {
             return try PostgresSchemaStore.reviewedPublication(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                comparing: comparison, on: connection)
+                metadata: metadata, comparing: comparison, on: connection)
         } catch let error as PGError {
             if error.kind == .server, let conflict = PostgresSchemaStore.publishConflict(error, attributesType: attributesType, version: version) {
                 throw conflict
             }
             throw error
         }
+    }
+
+    func describe(_ schema: SchemaVersion, of application: Application, warnings: [JSONValue], fieldPaths: [String]) throws {
+        _ = try connection.execute(
+            PostgresSchemaStore.describeVersion,
+            PostgresSchemaStore.descriptionParameters(
+                applicationID: application.id, schema.attributesType, schema.version, warnings: warnings, fieldPaths: fieldPaths))
     }
 
     func lockType(application: Application, attributesType: String) throws -> LockedType {

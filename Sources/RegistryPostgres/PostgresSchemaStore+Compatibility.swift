@@ -99,7 +99,8 @@ extension PostgresSchemaStore {
     /// counter is at the ceiling (only next-free can return none).
     static func publication(
         _ statement: (PGStatement, [(any PGParameter)?]), on connection: PGConnection, application: Application,
-        attributesType: String, jsonSchema: String, createdBy: String?, comparing comparison: Comparison, force: Bool
+        attributesType: String, jsonSchema: String, createdBy: String?, metadata: VersionMetadata = VersionMetadata(),
+        comparing comparison: Comparison, force: Bool
     ) throws -> Publication? {
         let rows = try connection.execute(statement.0, statement.1).rows
         let (published, read) = try basis(rows, limit: comparison.limit)
@@ -109,7 +110,7 @@ extension PostgresSchemaStore {
         }
         let schema = SchemaVersion(
             applicationCode: application.code, attributesType: attributesType, version: published.version,
-            jsonSchema: jsonSchema, created: published.created, createdBy: createdBy)
+            jsonSchema: jsonSchema, created: published.created, createdBy: createdBy, metadata: metadata)
         let basis = try withTexts(read, comparison, application: application, attributesType: attributesType, on: connection)
         return Publication(schema: schema, basis: basis)
     }
@@ -119,16 +120,16 @@ extension PostgresSchemaStore {
     /// statement then inserts nothing) takes the type's review lock and publishes after it.
     static func reviewedPublication(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, on connection: PGConnection
+        metadata: VersionMetadata = VersionMetadata(), comparing comparison: Comparison, on connection: PGConnection
     ) throws -> Publication {
         for force in comparison.mayBeRefused ? [true] : [false, true] {
             if force { _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType]) }
             let statement = try publishStatement(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                force: force, limit: comparison.limit)
+                metadata: metadata, force: force, limit: comparison.limit)
             if let publication = try publication(
                 statement, on: connection, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
-                createdBy: actor.createdBy, comparing: comparison, force: force)
+                createdBy: actor.createdBy, metadata: metadata, comparing: comparison, force: force)
             {
                 return publication
             }

@@ -16,10 +16,11 @@ extension PostgresSchemaStore {
     {
         StoreStatement(statement: newestWithContent, parameters: [application.id, attributesType, PGBytea(contentHash)]) { result in
             try result.rows.first.map { row in
-                let found = try version(row, application: application, attributesType: attributesType)
+                let found = try version(row, application: application, attributesType: attributesType, metadataFrom: 3 + VersionState.columnCount)
                 return SchemaVersion(
                     applicationCode: found.applicationCode, attributesType: found.attributesType, version: found.version,
-                    jsonSchema: found.jsonSchema, created: found.created, state: try VersionState(row: row, from: 3))
+                    jsonSchema: found.jsonSchema, created: found.created, state: try VersionState(row: row, from: 3),
+                    metadata: found.metadata, warnings: found.warnings)
             }
         }
     }
@@ -36,13 +37,18 @@ extension PostgresSchemaStore {
             return LockedType(isNew: created, newest: nil)
         }
         return LockedType(
-            isNew: false, newest: (try version(newest, application: application, attributesType: attributesType), try newest.bytea(3)))
+            isNew: false,
+            newest: (try version(newest, application: application, attributesType: attributesType, metadataFrom: 4), try newest.bytea(3)))
     }
 
-    private static func version(_ row: PGRow, application: Application, attributesType: String) throws(PGError) -> SchemaVersion {
-        SchemaVersion(
+    /// Version, text and creation time, and the three metadata columns from `metadataFrom`.
+    private static func version(_ row: PGRow, application: Application, attributesType: String, metadataFrom column: Int) throws
+        -> SchemaVersion
+    {
+        let (metadata, warnings) = try versionMetadata(row, from: column)
+        return SchemaVersion(
             applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
-            jsonSchema: try row.string(1), created: try row.string(2))
+            jsonSchema: try row.string(1), created: try row.string(2), metadata: metadata, warnings: warnings)
     }
 
     static let newestWithContent = PGStatement(file: "store_newest_with_content")

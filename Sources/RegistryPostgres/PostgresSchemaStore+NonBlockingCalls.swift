@@ -117,6 +117,35 @@ extension PostgresSchemaStore {
     ) {
         pool.run(Self.policyRemoval(application: application, attributesType: attributesType, by: actor), then: done)
     }
+
+    public func typeMetadata(
+        application: Application, attributesType: String, then done: @escaping @Sendable (Result<TypeMetadata?, any Error>) -> Void
+    ) {
+        pool.run(Self.typeMetadataRead(application: application, attributesType: attributesType), then: done)
+    }
+
+    public func setTypeMetadata(
+        application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<TypeMetadata?, any Error>) -> Void
+    ) {
+        pool.run(Self.typeMetadataWrite(application: application, attributesType: attributesType, to: metadata, by: actor), then: done)
+    }
+
+    public func setVersionMetadata(
+        application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        pool.run(
+            Self.versionMetadataWrite(application: application, attributesType: attributesType, version: version, to: metadata, by: actor),
+            then: done)
+    }
+
+    public func search(
+        application: Application, query: SearchQuery, after: String?, limit: Int,
+        then done: @escaping @Sendable (Result<[SearchResult], any Error>) -> Void
+    ) {
+        pool.run(Self.searchRead(application: application, query: query, after: after, limit: limit), then: done)
+    }
 }
 
 extension ConnectionPool {

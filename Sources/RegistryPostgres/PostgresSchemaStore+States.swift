@@ -54,12 +54,7 @@ extension PostgresSchemaStore {
         return StoreStatement(
             statement: changeStateStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true
         ) { result in
-            try result.rows.first.map { row in
-                SchemaVersion(
-                    applicationCode: application.code, attributesType: attributesType, version: version,
-                    jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2),
-                    createdBy: try row.optionalString(3), state: try VersionState(row: row, from: 4))
-            }
+            try result.rows.first.map { row in try storedVersion(row, application: application, attributesType: attributesType, version: version) }
         }
     }
 

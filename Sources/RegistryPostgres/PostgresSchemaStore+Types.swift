@@ -23,7 +23,10 @@ extension PostgresSchemaStore {
                     policy: TypeSummary.Policy(
                         mode: try row.string(4), enforce: try row.string(5), oldestSupportedVersion: try row.int32(6)),
                     latestPin: try row.optionalString(7).map { _ throws(PGError) in try row.int32(7) },
-                    deprecatedVersions: try row.int64(8), disabledVersions: try row.int64(9))
+                    deprecatedVersions: try row.int64(8), disabledVersions: try row.int64(9),
+                    metadata: TypeMetadata(
+                        description: try row.optionalString(10) ?? "", owner: try row.optionalString(11) ?? "",
+                        labels: try jsonColumn(row, 12).objectValue.map(Labels.sorted) ?? JSONObject()))
             }
         }
     }

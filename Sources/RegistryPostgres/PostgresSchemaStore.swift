@@ -41,7 +41,7 @@ public struct PostgresSchemaStore: SchemaStore {
     /// the content identity (`CanonicalJSON.contentHash`).
     static func publishStatement(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        force: Bool, limit: Int
+        metadata: VersionMetadata = VersionMetadata(), force: Bool, limit: Int
     ) throws(RegistryError) -> (PGStatement, [(any PGParameter)?]) {
         // The content identity is computed here rather than by the insert trigger: a byte scan
         // is much cheaper than the database's regular expression.
@@ -51,12 +51,14 @@ public struct PostgresSchemaStore: SchemaStore {
             return (
                 publishNextFree,
                 [application.id, attributesType, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
+                    + metadataParameters(metadata)
             )
         case .explicit(let number):
             guard number >= 1 else { throw .invalidArgument("version must be between 1 and 2147483647") }
             return (
                 publishExplicit,
                 [application.id, attributesType, number, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
+                    + metadataParameters(metadata)
             )
         }
     }
@@ -78,10 +80,7 @@ public struct PostgresSchemaStore: SchemaStore {
     static func schemaRead(application: Application, attributesType: String, version: Int32) -> StoreStatement<SchemaVersion?> {
         StoreStatement(statement: getVersion, parameters: [application.id, attributesType, version]) { result in
             try result.rows.first.map { row in
-                SchemaVersion(
-                    applicationCode: application.code, attributesType: attributesType, version: version,
-                    jsonSchema: try row.string(0), created: try row.string(1), contentHash: try row.bytea(2),
-                    createdBy: try row.optionalString(3), state: try VersionState(row: row, from: 4))
+                try storedVersion(row, application: application, attributesType: attributesType, version: version)
             }
         }
     }
@@ -119,10 +118,11 @@ public struct PostgresSchemaStore: SchemaStore {
         }
         return StoreStatement(statement: statement, parameters: parameters) { result in
             try result.rows.map { row in
-                SchemaVersion(
+                let (metadata, warnings) = try versionMetadata(row, from: 5 + VersionState.columnCount)
+                return SchemaVersion(
                     applicationCode: application.code, attributesType: try row.string(0), version: try row.int32(1),
                     jsonSchema: try row.string(2), created: try row.string(3), createdBy: try row.optionalString(4),
-                    state: try VersionState(row: row, from: 5))
+                    state: try VersionState(row: row, from: 5), metadata: metadata, warnings: warnings)
             }
         }
     }

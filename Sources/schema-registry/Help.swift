@@ -26,7 +26,7 @@ enum Help {
         ("admin import --application CODE FILE [--dry-run]", "apply an export in one transaction; conflicts write nothing (exit 1)"),
         ("schema-from-swift PATH... --type NAME", "print the jsonSchema of an ActivityAttributes type read from Swift files or directories"),
         (
-            "publish --url URL --token-file F --application CODE --type NAME (--swift PATH | --schema FILE) [--if-changed] [--require-compatible]",
+            "publish --url URL --token-file F --application CODE --type NAME (--swift PATH | --schema FILE) [--if-changed] [--require-compatible] [--label k=v]… [--notes TEXT]",
             "publish a schema from CI; prints the version (exit 0; 3 incompatible, 4 schema rule, 2 usage, 1 other)"
         ),
         (

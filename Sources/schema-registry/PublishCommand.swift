@@ -17,8 +17,21 @@ enum PublishCommand {
         command: "publish",
         options: [
             .value("url"), .value("token-file"), .value("token"), .value("application"), .value("type"), .value("swift"),
-            .value("schema"), .flag("if-changed"), .flag("require-compatible"),
+            .value("schema"), .flag("if-changed"), .flag("require-compatible"), .repeatable("label"), .value("notes"),
         ])
+
+    /// `--label key=value` (repeatable) as the body's `labels`; the server checks the rules.
+    static func labels(_ values: [String]) throws -> JSONObject {
+        var labels = JSONObject()
+        for value in values {
+            let parts = value.unicodeScalars.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { String(String.UnicodeScalarView($0)) }
+            guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("--label takes key=value, got \(value)") }
+            guard labels[parts[0]] == nil else { throw UsageError("--label \(parts[0]) given twice") }
+            labels[parts[0]] = .string(parts[1])
+        }
+        return labels
+    }
 
     static func run(_ arguments: Arguments, environment: [String: String]) throws {
         guard (arguments.option("swift") == nil) != (arguments.option("schema") == nil) else {
@@ -45,6 +58,9 @@ enum PublishCommand {
         ]
         if arguments.flag("require-compatible") { body["requireCompatible"] = .bool(true) }
         if arguments.flag("if-changed") { body["ifExists"] = .string("returnExisting") }
+        let labels = try labels(arguments.allValues("label"))
+        if !labels.isEmpty { body["labels"] = .object(labels) }
+        if let notes = arguments.option("notes") { body["release_notes"] = .string(notes) }
         let (status, json, message) = client.post("/api/live_activity_schemas", body)
         switch status {
         case 200:

@@ -31,6 +31,7 @@ enum ServeCommand {
             isReadOnly: { pool.mode == .readOnly }, readOnlyIsReady: configuration.readyWhenReadOnly == 1)
         let store = PostgresSchemaStore(pool: pool)
         let janitor = purgeExpiredKeysPeriodically(store: store, logger: logger)
+        let backfill = indexFieldPathsUntilDone(pool: pool, logger: logger)
         let auditPruner = configuration.auditRetentionDays.map { days in
             pruneAuditEventsPeriodically(olderThanDays: days, pool: pool, logger: logger)
         }
@@ -98,6 +99,7 @@ enum ServeCommand {
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
         follower.stop()
         janitor.cancel()
+        backfill.cancel()
         auditPruner?.cancel()
         usagePruner.cancel()
         pool.close()
@@ -223,6 +225,26 @@ enum ServeCommand {
                 logger.log(pruned > 0 ? .info : .debug, "pruned version reads", ["count": .number(String(pruned)), "older_than_days": .number(String(days))])
             } catch {
                 logger.log(.warning, "could not prune version reads", RegistryError.logFields(of: error))
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// Stores the field paths of versions published before they were stored (search by field
+    /// finds them once done), a few seconds after start and then every minute until none is
+    /// left: a replica that starts while the database is down tries again. Batches are small
+    /// and any number of replicas may run them at once.
+    private static func indexFieldPathsUntilDone(pool: ConnectionPool, logger: Logger) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
+        timer.schedule(deadline: .now() + 3, repeating: 60)
+        timer.setEventHandler { [timer] in
+            do {
+                let indexed = try FieldPathBackfill(pool: pool).run()
+                if indexed > 0 { logger.log(.info, "stored field paths for search", ["versions": .number(String(indexed))]) }
+                timer.cancel()
+            } catch {
+                logger.log(.warning, "could not store field paths for search", RegistryError.logFields(of: error))
             }
         }
         timer.resume()

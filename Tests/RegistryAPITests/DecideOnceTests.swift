@@ -142,4 +142,20 @@ private final class CountingStore: SchemaStore {
         try store.usage(application: application, attributesType: attributesType, version: version, days: days)
     }
     func pruneUsage(olderThanDays days: Int, batchSize: Int) throws -> Int { try store.pruneUsage(olderThanDays: days, batchSize: batchSize) }
+    func typeMetadata(application: Application, attributesType: String) throws -> TypeMetadata? {
+        try store.typeMetadata(application: application, attributesType: attributesType)
+    }
+    func setTypeMetadata(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor) throws
+        -> TypeMetadata?
+    {
+        try store.setTypeMetadata(application: application, attributesType: attributesType, to: metadata, by: actor)
+    }
+    func setVersionMetadata(
+        application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor
+    ) throws -> SchemaVersion? {
+        try store.setVersionMetadata(application: application, attributesType: attributesType, version: version, to: metadata, by: actor)
+    }
+    func search(application: Application, query: SearchQuery, after: String?, limit: Int) throws -> [SearchResult] {
+        try store.search(application: application, query: query, after: after, limit: limit)
+    }
 }

@@ -102,6 +102,16 @@ import TestSupport
         "DELETE /api/live_activity_types/{attributesType}/compatibility_policy": Case(scope: .admin) { t, _ in
             ("DELETE", "/api/live_activity_types/Matrix/compatibility_policy?application=\(t.code)", nil)
         },
+        "GET /api/live_activity_types/{attributesType}/metadata": Case(scope: .read) { t, _ in
+            ("GET", "/api/live_activity_types/Matrix/metadata?application=\(t.code)", nil)
+        },
+        "PUT /api/live_activity_types/{attributesType}/metadata": Case(scope: .publish) { t, index in
+            ("PUT", "/api/live_activity_types/Matrix/metadata?application=\(t.code)", ["owner": .string("team \(index)")])
+        },
+        "PUT /api/live_activity_schemas/{attributesType}/{version}/metadata": Case(scope: .publish) { t, index in
+            ("PUT", "/api/live_activity_schemas/Matrix/1/metadata?application=\(t.code)", ["labels": ["round": .string("\(index)")]])
+        },
+        "GET /api/search": Case(scope: .read) { t, _ in ("GET", "/api/search?application=\(t.code)&q=Matrix", nil) },
     ]
 
     @Test func everyRouteThatNeedsATokenHasAPermissionAndACase() {

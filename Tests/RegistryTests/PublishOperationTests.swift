@@ -113,7 +113,7 @@ final class MemoryStore: PublishingStore {
 
         func insert(
             application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-            comparing comparison: Comparison
+            metadata: VersionMetadata, comparing comparison: Comparison
         ) throws -> Publication {
             let number: Int32
             switch version {
@@ -140,6 +140,8 @@ final class MemoryStore: PublishingStore {
         }
 
         func record(_ record: AuditRecord) throws { state.audit.append(record) }
+
+        func describe(_ schema: SchemaVersion, of application: Application, warnings: [JSONValue], fieldPaths: [String]) throws {}
 
         func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) throws {
             guard let hash = claimedHashes[ExactName(claim.key)] else { throw RegistryError.internal("recorded an unclaimed key") }

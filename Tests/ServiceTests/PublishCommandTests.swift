@@ -55,6 +55,20 @@ import TestSupport
         #expect(viaEnvironment.stdoutLines == ["2"], "\(viaEnvironment)")
     }
 
+    @Test func labelsAndNotesAreStoredWithTheVersion() throws {
+        let setup = try setUp()
+        defer { setup.server.kill() }
+        let schema = temporaryFile(flightSchema())
+        let published = try publish(
+            common(setup) + ["--schema", schema, "--label", "app_version=2.3.1", "--label", "team=checkout", "--notes", "First build"])
+        #expect(published.status == 0, "\(published)")
+        let got = try setup.tenant.request("GET", "/api/live_activity_schemas/FlightAttributes/1?application=\(setup.tenant.code)").json()
+        #expect(got["schema"]?["labels"] == ["app_version": "2.3.1", "team": "checkout"], "\(got)")
+        #expect(got["schema"]?["release_notes"] == "First build")
+        let malformed = try publish(common(setup) + ["--schema", schema, "--label", "no-equals"])
+        #expect(malformed.status == 2, "\(malformed)")
+    }
+
     @Test func ifChangedPrintsUnchangedWhenTheNewestVersionIsIdenticalAndPublishesOtherwise() throws {
         let setup = try setUp()
         defer { setup.server.kill() }

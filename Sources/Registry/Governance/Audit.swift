@@ -11,6 +11,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case `import`
     case stateChange = "state_change"
     case latestPin = "latest_pin"
+    case metadataChange = "metadata_change"
 
     /// The action named `text`, or a 400 naming `field`.
     public static func parse(_ text: String, field: String) throws(RegistryError) -> AuditAction {

@@ -1,7 +1,8 @@
 /// Everything of one application that moves between environments (staging → production):
 /// each type's live versions (text byte for byte, creation time, publisher), its retired
-/// (deleted) numbers and its version counter, each version's state and each type's `latest`
-/// pin, and the compatibility policies. Tokens, accounts and idempotency keys stay behind.
+/// (deleted) numbers and its version counter, each version's state, labels, release notes and
+/// stored warnings, each type's `latest` pin and metadata, and the compatibility policies.
+/// Tokens, accounts and idempotency keys stay behind.
 public struct ApplicationExport: Sendable, Equatable {
     public static let format = "live-activity-schema-registry-export"
     public static let formatVersion = 1
@@ -16,7 +17,16 @@ public struct ApplicationExport: Sendable, Equatable {
         /// Its state, with times in the export's form (RFC 3339 UTC with microseconds); a file
         /// without one means active.
         public let state: ExportedState
-        public init(version: Int32, jsonSchema: String, created: String, createdBy: String?, state: ExportedState = .active) {
+        /// Labels and release notes; empty when unset.
+        public let metadata: VersionMetadata
+        /// The warnings its publish answered.
+        public let warnings: [JSONValue]
+        public init(
+            version: Int32, jsonSchema: String, created: String, createdBy: String?, state: ExportedState = .active,
+            metadata: VersionMetadata = VersionMetadata(), warnings: [JSONValue] = []
+        ) {
+            self.metadata = metadata
+            self.warnings = warnings
             self.version = version
             self.jsonSchema = jsonSchema
             self.created = created
@@ -48,7 +58,13 @@ public struct ApplicationExport: Sendable, Equatable {
         public let retired: [Int32]
         /// The version `latest` is pinned to; nil when none is.
         public let latestPin: Int32?
-        public init(attributesType: String, lastVersion: Int32, versions: [LiveVersion], retired: [Int32], latestPin: Int32? = nil) {
+        /// Description, owner, labels and links; empty when never set.
+        public let metadata: TypeMetadata
+        public init(
+            attributesType: String, lastVersion: Int32, versions: [LiveVersion], retired: [Int32], latestPin: Int32? = nil,
+            metadata: TypeMetadata = TypeMetadata()
+        ) {
+            self.metadata = metadata
             self.attributesType = attributesType
             self.lastVersion = lastVersion
             self.versions = versions
@@ -102,6 +118,9 @@ extension ApplicationExport {
                             "created": .string(version.created),
                             "created_by": version.createdBy.map(JSONValue.string) ?? .null,
                             "state": .string(version.state.name),
+                            "labels": .object(version.metadata.labels),
+                            "release_notes": .string(version.metadata.releaseNotes),
+                            "warnings": .array(version.warnings),
                         ]
                         switch version.state {
                         case .active: break
@@ -116,6 +135,7 @@ extension ApplicationExport {
                         return .object(object)
                     }),
                     "retired": .array(type.retired.map { .number(String($0)) }),
+                    "metadata": .object(type.metadata.jsonObject),
                 ]
                 if let pin = type.latestPin { object["latest_pin"] = .number(String(pin)) }
                 return .object(object)
@@ -179,7 +199,9 @@ extension ApplicationExport {
                 versions.append(
                     LiveVersion(
                         version: number, jsonSchema: try Self.string(version["json_schema"], "\(at).json_schema"),
-                        created: created, createdBy: createdBy, state: try Self.state(version, at)))
+                        created: created, createdBy: createdBy, state: try Self.state(version, at),
+                        metadata: try VersionMetadata(labels: version["labels"], releaseNotes: version["release_notes"], notesField: "\(at).release_notes"),
+                        warnings: try Self.warnings(version["warnings"], "\(at).warnings")))
             }
             var retired: [Int32] = []
             for (position, entry) in try Self.array(object["retired"], "\(path).retired").enumerated() {
@@ -197,7 +219,13 @@ extension ApplicationExport {
                 }
                 latestPin = number
             }
-            types.append(TypeHistory(attributesType: name, lastVersion: last, versions: versions, retired: retired, latestPin: latestPin))
+            let metadata: TypeMetadata
+            switch object["metadata"] {
+            case nil, .null?: metadata = TypeMetadata()
+            case .object(let fields)?: metadata = try TypeMetadata(fields)
+            default: throw .invalidArgument("\(path).metadata: must be an object")
+            }
+            types.append(TypeHistory(attributesType: name, lastVersion: last, versions: versions, retired: retired, latestPin: latestPin, metadata: metadata))
         }
         var policies: [Policy] = []
         for (index, item) in try Self.array(root["policies"], "policies").enumerated() {
@@ -288,6 +316,15 @@ extension ApplicationExport {
     private static func string(_ value: JSONValue?, _ path: String) throws(RegistryError) -> String {
         guard let text = value?.stringValue else { throw .invalidArgument("\(path): must be a string") }
         return text
+    }
+
+    /// Stored warnings: an array of objects; absent is none.
+    private static func warnings(_ value: JSONValue?, _ path: String) throws(RegistryError) -> [JSONValue] {
+        guard let value, !value.isNull else { return [] }
+        guard let items = value.arrayValue, items.allSatisfy({ $0.objectValue != nil }) else {
+            throw .invalidArgument("\(path): must be an array of objects")
+        }
+        return items
     }
 
     private static func array(_ value: JSONValue?, _ path: String) throws(RegistryError) -> [JSONValue] {

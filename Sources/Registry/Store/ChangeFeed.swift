@@ -14,8 +14,8 @@ public struct ChangeCursor: Sendable, Equatable {
 }
 
 /// What changed: a version published or deleted, a compatibility policy set or removed, a
-/// version's state changed (deprecated, disabled, restored), or a type's `latest` pinned or
-/// unpinned.
+/// version's state changed (deprecated, disabled, restored), a type's `latest` pinned or
+/// unpinned, or metadata changed.
 public enum ChangeKind: String, Sendable {
     case published
     case deleted
@@ -23,6 +23,8 @@ public enum ChangeKind: String, Sendable {
     case stateChanged = "state_changed"
     /// `version` is the pinned version, nil when the pin was removed.
     case latestPinned = "latest_pinned"
+    /// A type's metadata (no version) or a version's labels or release notes changed.
+    case metadataChanged = "metadata_changed"
 }
 
 /// One event of the change feed.

@@ -60,9 +60,15 @@ public struct StoredResponse: Sendable, Equatable {
 public struct PublishAnswer: Sendable {
     public let body: [UInt8]
     public let auditDetails: JSONObject
+    /// The answer's warnings, stored with the version.
+    public let warnings: [JSONValue]
+    /// The version's field paths (`FormDescriptor.fieldPaths`), stored for search.
+    public let fieldPaths: [String]
 
-    public init(body: [UInt8], auditDetails: JSONObject) {
+    public init(body: [UInt8], auditDetails: JSONObject, warnings: [JSONValue] = [], fieldPaths: [String] = []) {
         self.body = body
         self.auditDetails = auditDetails
+        self.warnings = warnings
+        self.fieldPaths = fieldPaths
     }
 }

@@ -87,15 +87,23 @@ public struct SchemaVersion: Sendable, Equatable {
     public let contentHash: [UInt8]?
     /// Who published it (a token's name, or `token <id>`); nil when not recorded.
     public let createdBy: String?
-    /// Active, deprecated or disabled: the one thing about a version that changes.
+    /// Active, deprecated or disabled; its content never changes.
     public let state: VersionState
+    /// Its labels and release notes, which may change after publishing.
+    public var metadata: VersionMetadata
+    /// The warnings its publish answered (objects as in the publish answer's `warnings`), kept so
+    /// that every later reader sees them.
+    public var warnings: [JSONValue]
 
     public init(
         applicationCode: String, attributesType: String, version: Int32, jsonSchema: String, created: String,
-        contentHash: [UInt8]? = nil, createdBy: String? = nil, state: VersionState = .active
+        contentHash: [UInt8]? = nil, createdBy: String? = nil, state: VersionState = .active,
+        metadata: VersionMetadata = VersionMetadata(), warnings: [JSONValue] = []
     ) {
         self.createdBy = createdBy
         self.state = state
+        self.metadata = metadata
+        self.warnings = warnings
         self.applicationCode = applicationCode
         self.attributesType = attributesType
         self.version = version
@@ -105,7 +113,7 @@ public struct SchemaVersion: Sendable, Equatable {
     }
 
     /// The same version whether or not its hash was read along; names and texts compare by
-    /// their bytes, as the database does.
+    /// their bytes, as the database does. Metadata and warnings are not its identity.
     public static func == (lhs: SchemaVersion, rhs: SchemaVersion) -> Bool {
         lhs.applicationCode.hasSameBytes(as: rhs.applicationCode) && lhs.attributesType.hasSameBytes(as: rhs.attributesType)
             && lhs.version == rhs.version && lhs.jsonSchema.hasSameBytes(as: rhs.jsonSchema) && lhs.created == rhs.created && lhs.createdBy == rhs.createdBy

@@ -67,6 +67,21 @@ public protocol NonBlockingCalls: Sendable {
     func removeCompatibilityPolicy(
         application: Application, attributesType: String?, by actor: AuditActor,
         then done: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+    /// `SchemaStore.typeMetadata`: a live type's metadata; nil when it has no live version.
+    func typeMetadata(
+        application: Application, attributesType: String, then done: @escaping @Sendable (Result<TypeMetadata?, any Error>) -> Void)
+    /// `SchemaStore.setTypeMetadata`: replaces a type's metadata with its audit event.
+    func setTypeMetadata(
+        application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<TypeMetadata?, any Error>) -> Void)
+    /// `SchemaStore.setVersionMetadata`: replaces a version's labels and notes with its audit event.
+    func setVersionMetadata(
+        application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void)
+    /// `SchemaStore.search`: one page of a search.
+    func search(
+        application: Application, query: SearchQuery, after: String?, limit: Int,
+        then done: @escaping @Sendable (Result<[SearchResult], any Error>) -> Void)
 }
 
 extension NonBlockingCalls where Self: SchemaStore {
@@ -175,6 +190,33 @@ extension NonBlockingCalls where Self: SchemaStore {
         then done: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         done(Result { try removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor) })
+    }
+
+    public func typeMetadata(
+        application: Application, attributesType: String, then done: @escaping @Sendable (Result<TypeMetadata?, any Error>) -> Void
+    ) {
+        done(Result { try typeMetadata(application: application, attributesType: attributesType) })
+    }
+
+    public func setTypeMetadata(
+        application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<TypeMetadata?, any Error>) -> Void
+    ) {
+        done(Result { try setTypeMetadata(application: application, attributesType: attributesType, to: metadata, by: actor) })
+    }
+
+    public func setVersionMetadata(
+        application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor,
+        then done: @escaping @Sendable (Result<SchemaVersion?, any Error>) -> Void
+    ) {
+        done(Result { try setVersionMetadata(application: application, attributesType: attributesType, version: version, to: metadata, by: actor) })
+    }
+
+    public func search(
+        application: Application, query: SearchQuery, after: String?, limit: Int,
+        then done: @escaping @Sendable (Result<[SearchResult], any Error>) -> Void
+    ) {
+        done(Result { try search(application: application, query: query, after: after, limit: limit) })
     }
 }
 

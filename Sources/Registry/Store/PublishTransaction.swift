@@ -24,8 +24,12 @@ public protocol PublishTransaction {
     /// included) and `.invalidArgument` when no version is free.
     func insert(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison
+        metadata: VersionMetadata, comparing comparison: Comparison
     ) throws -> Publication
+
+    /// Stores what the review of a version just inserted found: the warnings it answered and
+    /// the field paths that search looks through.
+    func describe(_ schema: SchemaVersion, of application: Application, warnings: [JSONValue], fieldPaths: [String]) throws
 
     /// Takes the type's review lock and then its version counter, and only then reads the
     /// type's newest live version, so it sees every publish of the type that committed before.

@@ -93,6 +93,25 @@ public protocol SchemaStore: PublishingStore, NonBlockingCalls, NonBlockingFeed,
 
     /// The position of "now": every event final at this moment is before it.
     func currentChangeCursor() throws -> ChangeCursor
+
+    /// A live type's metadata (empty when never set); nil when the type has no live version.
+    func typeMetadata(application: Application, attributesType: String) throws -> TypeMetadata?
+
+    /// Replaces a live type's metadata, with its `metadata_change` audit event in the same
+    /// transaction, and returns it as stored; nil (and nothing recorded) when the type has no
+    /// live version.
+    func setTypeMetadata(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor) throws
+        -> TypeMetadata?
+
+    /// Replaces a live version's labels and release notes, with its audit event, and returns the
+    /// version as stored; nil (and nothing recorded) when it is unknown or deleted.
+    func setVersionMetadata(
+        application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor
+    ) throws -> SchemaVersion?
+
+    /// The live types matching every term of `query`, in byte order of their names after
+    /// `after`, at most `limit`, each with its first matches.
+    func search(application: Application, query: SearchQuery, after: String?, limit: Int) throws -> [SearchResult]
 }
 
 extension SchemaStore {

@@ -27,14 +27,17 @@ public struct TypeSummary: Sendable, Equatable {
     /// How many of the live versions are deprecated, and how many disabled.
     public let deprecatedVersions: Int64
     public let disabledVersions: Int64
+    /// Its description, owner and labels (no links: a summary is for lists); empty when unset.
+    public var metadata: TypeMetadata
 
     public init(
         attributesType: String, liveVersions: Int64, newestVersion: Int32, newestCreated: String, policy: Policy,
-        latestPin: Int32? = nil, deprecatedVersions: Int64 = 0, disabledVersions: Int64 = 0
+        latestPin: Int32? = nil, deprecatedVersions: Int64 = 0, disabledVersions: Int64 = 0, metadata: TypeMetadata = TypeMetadata()
     ) {
         self.latestPin = latestPin
         self.deprecatedVersions = deprecatedVersions
         self.disabledVersions = disabledVersions
+        self.metadata = metadata
         self.attributesType = attributesType
         self.liveVersions = liveVersions
         self.newestVersion = newestVersion

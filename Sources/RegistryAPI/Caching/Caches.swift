@@ -53,8 +53,9 @@ final class Caches: Sendable {
 
     /// Forgets what a committed change makes stale: a publish or a pin moves its type's
     /// `latest`; a delete or a state change may move it too and also changes (or removes) the
-    /// version's body and form. Contents never change, and no cache holds a policy (publishes
-    /// read theirs in their own statement), so nothing else is.
+    /// version's body and form; a version's new labels or release notes change its rendered
+    /// body. A version's content never changes, no cache holds a policy (publishes read theirs
+    /// in their own statement) and none holds a type's metadata, so nothing else is.
     func forget(_ change: CommittedChange) {
         guard let attributesType = change.attributesType else { return }
         switch change.kind {
@@ -62,6 +63,10 @@ final class Caches: Sendable {
             latest.invalidate(LatestVersions.Key(applicationID: change.applicationID, attributesType: attributesType))
         case .deleted, .stateChanged:
             latest.invalidate(LatestVersions.Key(applicationID: change.applicationID, attributesType: attributesType))
+            if let version = change.version {
+                responses.invalidate(applicationID: change.applicationID, attributesType: attributesType, version: version)
+            }
+        case .metadataChanged:
             if let version = change.version {
                 responses.invalidate(applicationID: change.applicationID, attributesType: attributesType, version: version)
             }

@@ -132,16 +132,20 @@ enum SchemaHandlers {
         }
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, by: call.actor, comparing: outlines.comparison, once: claim,
+            jsonSchema: request.jsonSchema, by: call.actor, metadata: request.metadata, comparing: outlines.comparison, once: claim,
             returningIdenticalNewest: request.returnExisting,
             response: { publication throws(RegistryError) in
                 let review = try review(publication)
-                var body = review.response(for: publication.schema)
+                var schema = publication.schema
+                schema.warnings = review.checks.warnings
+                var body = review.response(for: schema)
                 if request.returnExisting, case .object(var fields) = body {
                     fields["existing"] = .bool(false)
                     body = .object(fields)
                 }
-                return PublishAnswer(body: JSONResponse.body(body), auditDetails: review.auditDetails)
+                return PublishAnswer(
+                    body: JSONResponse.body(body), auditDetails: review.auditDetails, warnings: review.checks.warnings,
+                    fieldPaths: FormBuilder.form(for: submitted.document).fieldPaths)
             })
         switch outcome {
         case .published(_, let body):

@@ -46,7 +46,7 @@ enum TypeHandlers {
     }
 
     /// `latest_pin` only when one is set; `states` always counts the deprecated and disabled
-    /// live versions.
+    /// live versions; the type's description, owner and labels when set.
     static func json(_ summary: TypeSummary) -> JSONValue {
         var object: JSONObject = [
             "attributes_type": .string(summary.attributesType),
@@ -63,6 +63,10 @@ enum TypeHandlers {
         object["states"] = [
             "deprecated": .number(String(summary.deprecatedVersions)), "disabled": .number(String(summary.disabledVersions)),
         ]
+        let metadata = summary.metadata
+        if !metadata.description.isEmpty { object["description"] = .string(metadata.description) }
+        if !metadata.owner.isEmpty { object["owner"] = .string(metadata.owner) }
+        if !metadata.labels.isEmpty { object["labels"] = .object(metadata.labels) }
         return .object(object)
     }
 }

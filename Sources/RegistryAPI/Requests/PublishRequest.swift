@@ -12,6 +12,8 @@ struct PublishRequest: Sendable {
     /// `ifExists: "returnExisting"`: answer with the newest live version when its content is
     /// identical instead of publishing again.
     let returnExisting: Bool
+    /// `labels` and `release_notes`, stored with the version.
+    let metadata: VersionMetadata
 
     init(_ body: BodyFields) throws(RegistryError) {
         applicationCode = try body.requiredString(.application)
@@ -34,5 +36,6 @@ struct PublishRequest: Sendable {
         }
         requireCompatible = try body.flag(.requireCompatible)
         returnExisting = try PublishIfChanged.returnsExisting(body)
+        metadata = try MetadataHandlers.versionMetadata(body)
     }
 }

@@ -54,9 +54,11 @@ enum CachedResponse {
 
     /// `body`, a representation of `schema` of the given kind, with a tag derived from the
     /// stored content hash and the version's state: the body is never hashed, which for a
-    /// large schema or form cost more than rendering it.
+    /// large schema or form cost more than rendering it. A version's labels, release notes and
+    /// warnings can change after publishing, so its tag covers them too (they are small).
     static func entry(_ call: Call, body: [UInt8], kind: ResponseCache.Kind, of schema: SchemaVersion) -> ResponseCache.Entry {
-        let contentHash = schema.contentHash ?? SHA256.hash(schema.jsonSchema.utf8)
+        var contentHash = schema.contentHash ?? SHA256.hash(schema.jsonSchema.utf8)
+        if kind == .schema, let described = SchemaJSON.describedBytes(schema) { contentHash = SHA256.hash(contentHash + described) }
         return ResponseCache.Entry(
             body: body,
             etag: EntityTag.derived(

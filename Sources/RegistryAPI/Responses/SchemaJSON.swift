@@ -2,7 +2,7 @@ import Registry
 
 /// Renders stored versions with the proto (snake_case) field names. `updated` equals
 /// `created`: the content is immutable; only `state` (with its `deprecation` or `disabled`
-/// details) changes.
+/// details), `labels` and `release_notes` change.
 enum SchemaJSON {
     static func object(_ schema: SchemaVersion) -> JSONValue {
         var object: JSONObject = [
@@ -15,6 +15,7 @@ enum SchemaJSON {
         ]
         if let createdBy = schema.createdBy { object["created_by"] = .string(createdBy) }
         object.members += stateMembers(schema.state).members
+        object.members += described(schema).members
         return .object(object)
     }
 
@@ -36,6 +37,23 @@ enum SchemaJSON {
         return members
     }
 
+    /// What a version shows beyond its content, each only when set: `labels`, `release_notes`,
+    /// and the `warnings` its publish answered.
+    static func described(_ schema: SchemaVersion) -> JSONObject {
+        var object = JSONObject()
+        if !schema.metadata.labels.isEmpty { object["labels"] = .object(schema.metadata.labels) }
+        if !schema.metadata.releaseNotes.isEmpty { object["release_notes"] = .string(schema.metadata.releaseNotes) }
+        if !schema.warnings.isEmpty { object["warnings"] = .array(schema.warnings) }
+        return object
+    }
+
+    /// `described` as bytes, or nil when the version shows nothing beyond its content: the part
+    /// of a rendered version that can change after publishing, which its `ETag` must cover.
+    static func describedBytes(_ schema: SchemaVersion) -> [UInt8]? {
+        let object = described(schema)
+        return object.isEmpty ? nil : JSONWriter.bytes(.object(object))
+    }
+
     /// The same object written straight into `out`, for GET and list: the schema text is most
     /// of every body, and going through a value tree cost a copy of it and the time to build.
     static func write(_ schema: SchemaVersion, into out: inout [UInt8]) {
@@ -55,7 +73,7 @@ enum SchemaJSON {
             out.append(contentsOf: #","created_by":"#.utf8)
             JSONWriter.writeString(createdBy, into: &out)
         }
-        for member in stateMembers(schema.state).members {
+        for member in stateMembers(schema.state).members + described(schema).members {
             out.append(UInt8(ascii: ","))
             JSONWriter.writeString(member.key, into: &out)
             out.append(UInt8(ascii: ":"))

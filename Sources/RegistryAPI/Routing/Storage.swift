@@ -128,14 +128,15 @@ struct Storage: Sendable {
 
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        comparing comparison: Comparison, once claim: IdempotencyClaim?, returningIdenticalNewest: Bool,
+        metadata: VersionMetadata, comparing comparison: Comparison, once claim: IdempotencyClaim?, returningIdenticalNewest: Bool,
         response: (Publication) throws(RegistryError) -> PublishAnswer
     ) throws(RegistryError) -> PublishOutcome {
         defer { forgetNewest(application, attributesType) }
         return try run {
             try $0.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                comparing: comparison, once: claim, returningIdenticalNewest: returningIdenticalNewest, response: response)
+                metadata: metadata, comparing: comparison, once: claim, returningIdenticalNewest: returningIdenticalNewest,
+                response: response)
         }
     }
 }

@@ -16,6 +16,7 @@ SELECT json_schema, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS
        to_char(deprecated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), floor(extract(epoch FROM deprecated_at))::bigint,
        to_char(deprecation_sunset AT TIME ZONE 'UTC', 'Dy, DD Mon YYYY HH24:MI:SS "GMT"'), deprecated_by,
        disabled_reason, to_char(disabled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), disabled_by,
+       labels::text, release_notes, warnings::text,
        registry_record_audit_event($8::bigint, $9::text, $10::bigint, $11::text, $12::text, $13::bigint, $14::text,
                                    $15::integer, $16::text, $17::jsonb)
 FROM changed

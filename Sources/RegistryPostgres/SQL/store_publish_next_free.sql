@@ -21,8 +21,9 @@ WITH RECURSIVE policy (mode, enforce, floor, source, updated) AS (
     RETURNING last_version
 ), inserted AS (
     INSERT INTO schema_versions (
-        application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256)
-    SELECT $1::bigint, $2::text, last_version, $3::text, $4::bigint, $5::text, $8::bytea FROM counter
+        application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256,
+        labels, release_notes)
+    SELECT $1::bigint, $2::text, last_version, $3::text, $4::bigint, $5::text, $8::bytea, $9::jsonb, $10::text FROM counter
     RETURNING version, created, schema_sha256
 -- distinct_hashes: every distinct schema_sha256 among the type's live versions, by a loose index
 -- scan of schema_versions_live_content: each step descends the index to the first hash above the

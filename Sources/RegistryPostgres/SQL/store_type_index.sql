@@ -2,7 +2,7 @@ SELECT c.attributes_type, live.versions, newest.version, to_char(newest.created 
        COALESCE(own.mode, app.mode, 'backward_transitive'),
        COALESCE(own.enforce, app.enforce, 'warn'),
        COALESCE(own.oldest_supported_version, app.oldest_supported_version, 1),
-       pin.version, live.deprecated, live.disabled
+       pin.version, live.deprecated, live.disabled, meta.description, meta.owner, meta.labels::text
 FROM schema_version_counters AS c
     CROSS JOIN LATERAL (
         SELECT version, created FROM schema_versions AS v
@@ -23,6 +23,8 @@ FROM schema_version_counters AS c
         ON own.application_id = c.application_id AND own.attributes_type = c.attributes_type
     LEFT JOIN compatibility_policies AS app
         ON app.application_id = c.application_id AND app.attributes_type = ''
+    LEFT JOIN type_metadata AS meta
+        ON meta.application_id = c.application_id AND meta.attributes_type = c.attributes_type
 WHERE c.application_id = $1::bigint
   AND ($2::text IS NULL OR c.attributes_type > $2::text)
   AND ($3::text IS NULL OR c.attributes_type >= $3::text)
