@@ -72,7 +72,11 @@ export function createSidebar({ onUnauthenticated }) {
     show(more, found.length > shownCount);
     more.textContent = found.length > shownCount ? `Show more types (${found.length - shownCount} more)` : 'Show more types';
     const empty = $('#types-empty');
-    empty.textContent = query() ? `No type contains “${query()}”.` : 'No schemas published yet.';
+    empty.replaceChildren(...(query()
+      ? [`No type contains “${query()}”. `,
+        h('a', { href: hashOf({ app: application, view: 'search', query: query().trim() }), id: 'types-empty-search' },
+          'Search descriptions, owners and fields for it'), '.']
+      : ['No schemas published yet.']));
     show(empty, found.length === 0);
     status.replaceChildren(truncated ? h('p', { class: 'muted small-print' }, `Only the first ${MAX_TYPES} types are searched.`) : '');
     if (at >= 0) reveal();

@@ -17,15 +17,19 @@ function reader(entry) {
     entry.last_read ? [', last ', timeElement(entry.last_read)] : null);
 }
 
-/** The usage answer (or the summary `{total_reads, readers: n, last_read}`) in words. */
+/**
+ * The usage answer (or the summary `{total_reads, readers: n, last_read}`) in words; `days`
+ * is the window it counts, null for every read the registry keeps (the summary of a change).
+ */
 export function usageSummary(usage, { days = USAGE_DAYS } = {}) {
   const readers = Array.isArray(usage?.readers) ? usage.readers : [];
   const readerCount = Array.isArray(usage?.readers) ? readers.length : Number(usage?.readers ?? 0);
   const total = Number(usage?.total_reads ?? 0);
+  const span = days ? ` in the last ${days} days` : '';
   const headline = total === 0
-    ? h('p', { class: 'usage-headline' }, `Nobody read it in the last ${days} days.`)
+    ? h('p', { class: 'usage-headline' }, `Nobody read it${span || ' in the reads the registry keeps'}.`)
     : h('p', { class: 'usage-headline' }, h('strong', {}, `Read ${count(total)} time${total === 1 ? '' : 's'}`),
-      ` by ${plural(readerCount, 'token')} in the last ${days} days`,
+      ` by ${plural(readerCount, 'token')}${span}`,
       usage.last_read ? [', last ', timeElement(usage.last_read)] : null, '.');
   return h('div', { class: 'usage-summary', dataset: { totalReads: String(total), readers: String(readerCount) } },
     headline, readers.length ? h('ul', { class: 'usage-readers' }, readers.map(reader)) : null);

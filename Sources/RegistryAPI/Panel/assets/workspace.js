@@ -263,7 +263,7 @@ function afterChange(schema, message, result) {
   state.versions = null;
   sidebar.reload();
   clearMessages();
-  notify(message, result?.usage ? usageSummary(result.usage) : null);
+  notify(message, result?.usage ? usageSummary(result.usage, { days: null }) : null);
   goWithMessage({ app, type, version, tab: state.route.tab }, { replace: true });
 }
 
