@@ -165,7 +165,7 @@ def step_disable_hidden_for_publish_and_works_for_admin(p):
             version_title(p, LIFE_TYPE, 1)
             p.visible("#deprecate-version")
             p.visible("#pin-latest")
-            p.visible("#type-about-edit")
+            p.visible("#version-metadata-edit")
             assert not shown(p, "#disable-version"), "Disable is shown to a publish token"
             sign_in_as(p, read_token, type_hash(LIFE_TYPE, "version", 2))
             version_title(p, LIFE_TYPE, 2)
