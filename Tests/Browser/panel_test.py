@@ -19,6 +19,7 @@ import traceback
 from harness import *  # noqa: F403 - the shared vocabulary of every step
 import steps_a11y
 import steps_care
+import steps_lifecycle
 import steps_shell
 import steps_version
 
@@ -26,8 +27,10 @@ TYPE = None  # chosen once the API answers
 
 
 # --- the steps ----------------------------------------------------------------------------
-# Steps for the version page, the panel's shell and accessibility live in steps_version.py,
-# steps_shell.py and steps_a11y.py; each exports STEPS, run after the core steps below.
+# Steps for the version page, the panel's shell, care for what people type, a version's life
+# (states, pins, metadata, search) and accessibility live in steps_version.py, steps_shell.py,
+# steps_care.py, steps_lifecycle.py and steps_a11y.py; each exports STEPS, run after the core
+# steps below.
 
 def step_page_is_served_safely(p):
     with urllib.request.urlopen(BASE + "/panel/", timeout=10) as response:
@@ -375,6 +378,7 @@ STEPS = [
     *steps_version.STEPS,
     *steps_shell.STEPS,
     *steps_care.STEPS,
+    *steps_lifecycle.STEPS,
     *steps_a11y.STEPS,
     step_sign_out,
     step_no_console_errors,

@@ -175,6 +175,40 @@ def open_read_only_version(p):
     p.text_in("#version-title", f"{A11Y_TYPE} version 2")
     p.wait(lambda d: p.js("return document.body.dataset.scope") == "read", "the read scope")
 
+def open_change_dialog(p):
+    """Deprecating a version: who reads it first, then the message and sunset fields."""
+    open_workspace(p)
+    p.click("#deprecate-version")
+    p.dialog_open("#change-dialog")
+    p.wait(lambda d: p.find("#usage-panel").get_attribute("data-loaded") == "true", "who reads it")
+
+
+def open_type_details_form(p):
+    open_workspace(p)
+    p.click("#type-about-edit")
+    p.visible("#type-description-input")
+
+
+def open_deprecated_version(p):
+    """Version 1 deprecated (through the API, once): its badge, its line in the list, its notice."""
+    path = schema_path(A11Y_TYPE, 1)
+    status, body, _ = api("GET", path, query={"application": APP})
+    assert status == 200, body
+    if body["schema"].get("state") != "deprecated":
+        status, body, _ = api("POST", path + ":deprecate", {"message": "Use version 2.", "sunset": "2027-03-01T00:00:00Z"},
+                              query={"application": APP})
+        assert status == 200, f"deprecate: HTTP {status} {body}"
+    open_workspace(p)
+    p.click('#versions-list .version-button[data-version="1"]')
+    p.visible("#state-notice", "the deprecation notice")
+
+
+def open_search_results(p):
+    open_workspace(p)
+    go(p, "#/app/" + hash_segment(APP) + "/search/" + hash_segment(A11Y_TYPE.lower()[2:12]))
+    p.visible("#search-results .search-result", "a search result")
+
+
 VIEWS = [
     View("sign-in", open_sign_in),
     View("sign-in-error", open_sign_in_error),
@@ -195,6 +229,10 @@ VIEWS = [
     View("audit-trail", open_audit_trail),
     View("unavailable-retry", open_unavailable),
     View("read-only-version", open_read_only_version),
+    View("change-dialog", open_change_dialog, full_page=False),
+    View("type-details-form", open_type_details_form),
+    View("deprecated-version", open_deprecated_version),
+    View("search-results", open_search_results),
 ]
 
 

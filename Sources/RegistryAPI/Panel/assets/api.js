@@ -110,6 +110,8 @@ const policyPath = (attributesType) =>
 const versionPath = (attributesType, version) =>
   `/api/live_activity_schemas/${pathSegment(attributesType)}/${pathSegment(version)}`;
 
+const typePath = (attributesType) => `/api/live_activity_types/${pathSegment(attributesType)}`;
+
 export const api = {
   // --- the version page: values, pushes, diffs, policy, identity, scope ---
   /** `:check`: {valid, problems: [{path, message, severity}]}. */
@@ -163,9 +165,67 @@ export const api = {
   remove(application, attributesType, version) {
     return request('DELETE', versionPath(attributesType, version), { query: { application } });
   },
-  /** Every live version of one type, newest first. */
-  async typeVersions(application, attributesType) {
-    return (await request('GET', '/api/live_activity_schemas', { query: { application, attributesType } })).schemas ?? [];
+  /** Every live version of one type, newest first; `includeDisabled` (admin) adds the disabled ones. */
+  async typeVersions(application, attributesType, { includeDisabled = false } = {}) {
+    const query = { application, attributesType, include: includeDisabled ? 'disabled' : undefined };
+    return (await request('GET', '/api/live_activity_schemas', { query })).schemas ?? [];
+  },
+  /**
+   * One type's summary of the type index ({attributes_type, latest_pin?, states?, …}), or null.
+   * The index is in byte order, so a name comes before every longer name it is a prefix of.
+   */
+  async typeSummary(application, attributesType) {
+    const page = await request('GET', '/api/live_activity_types', { query: { application, prefix: attributesType, pageSize: 1 } });
+    const first = page.types?.[0];
+    return first && first.attributes_type === attributesType ? first : null;
+  },
+  // --- a version's life: states, the latest pin, metadata, usage, search ---
+  /** `:deprecate` (publish): {schema, usage?}. `sunset` is RFC 3339 or omitted. */
+  deprecate(application, attributesType, version, { message, sunset }) {
+    const body = sunset ? { message, sunset } : { message };
+    return request('POST', `${versionPath(attributesType, version)}:deprecate`, { query: { application }, body });
+  },
+  /** `:disable` (admin): readers get 404 until it is restored. {schema, usage?}. */
+  disable(application, attributesType, version, { reason }) {
+    return request('POST', `${versionPath(attributesType, version)}:disable`, { query: { application }, body: { reason } });
+  },
+  /** `:restore` (publish): back to active from deprecated or disabled. {schema, usage?}. */
+  restore(application, attributesType, version) {
+    return request('POST', `${versionPath(attributesType, version)}:restore`, { query: { application }, body: {} });
+  },
+  /** Pins the type's `latest` to `version` (publish). */
+  pinLatest(application, attributesType, version) {
+    return request('PUT', `${typePath(attributesType)}/latest_pin`, { query: { application }, body: { version } });
+  },
+  /** Unpins: `latest` is the newest active version again (publish). */
+  unpinLatest(application, attributesType) {
+    return request('DELETE', `${typePath(attributesType)}/latest_pin`, { query: { application } });
+  },
+  /** A type's {description?, owner?, labels?, links?}. */
+  async typeMetadata(application, attributesType) {
+    const answer = await request('GET', `${typePath(attributesType)}/metadata`, { query: { application } });
+    return answer.metadata ?? answer;
+  },
+  /** Replaces a type's whole metadata (publish). */
+  async setTypeMetadata(application, attributesType, metadata) {
+    const answer = await request('PUT', `${typePath(attributesType)}/metadata`, { query: { application }, body: metadata });
+    return answer.metadata ?? answer;
+  },
+  /** Replaces a version's {labels, release_notes} (publish). */
+  setVersionMetadata(application, attributesType, version, metadata) {
+    return request('PUT', `${versionPath(attributesType, version)}/metadata`, { query: { application }, body: metadata });
+  },
+  /** Who read a version: {total_reads, last_read?, readers: [{token_id, token_name, reads, last_read}], days}. */
+  async versionUsage(application, attributesType, version, days = 30) {
+    return (await request('GET', `${versionPath(attributesType, version)}/usage`, { query: { application, days } })).usage;
+  },
+  /** Who read a type's versions: as versionUsage, each reader with its `versions`. */
+  async typeUsage(application, attributesType, days = 30) {
+    return (await request('GET', `${typePath(attributesType)}/usage`, { query: { application, days } })).usage;
+  },
+  /** One page of search results: {results: [{attributes_type, matches: [{in, text, version?, path?}]}], next_page_token?}. */
+  search(application, { q, pageSize, pageToken } = {}) {
+    return request('GET', '/api/search', { query: { application, q, page_size: pageSize, page_token: pageToken } });
   },
   /** One page of the type index: {types: [{attributes_type, live_versions, newest_version, …}], next_page_token?}. */
   types(application, { prefix = '', pageSize, pageToken } = {}) {

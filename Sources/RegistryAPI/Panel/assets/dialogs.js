@@ -64,3 +64,37 @@ export async function confirmAction(title, body, confirmLabel) {
   $('#confirm-ok', dialog).textContent = confirmLabel;
   return (await ask(dialog)) === 'confirm';
 }
+
+/**
+ * A change of a version's state or of the type's `latest`: `title`, then `usage` (a node that
+ * shows who reads it: the first thing to weigh), then `body` and `fields` (nodes). `check()`
+ * returns a problem text that keeps the dialog open (a required field left empty), or null.
+ * Resolves true when confirmed; `danger` draws the confirm button red.
+ */
+export async function confirmChange({ title, usage, body = [], fields = [], confirmLabel, danger = false, check = () => null }) {
+  const dialog = $('#change-dialog');
+  const form = $('form', dialog);
+  const problem = $('#change-problem', dialog);
+  $('#change-title', dialog).textContent = title;
+  $('#change-usage', dialog).replaceChildren(usage);
+  $('#change-text', dialog).replaceChildren(...body);
+  $('#change-fields', dialog).replaceChildren(...fields);
+  problem.replaceChildren();
+  const confirm = $('#change-confirm', dialog);
+  confirm.textContent = confirmLabel;
+  confirm.className = danger ? 'danger' : 'primary';
+  const onSubmit = (event) => {
+    if (event.submitter?.value !== 'confirm') return;
+    const text = check();
+    if (!text) return;
+    event.preventDefault();
+    problem.replaceChildren(h('p', { class: 'error-box' }, text.message ?? text));
+    (text.field ?? confirm).focus();
+  };
+  form.addEventListener('submit', onSubmit);
+  try {
+    return (await ask(dialog)) === 'confirm';
+  } finally {
+    form.removeEventListener('submit', onSubmit);
+  }
+}

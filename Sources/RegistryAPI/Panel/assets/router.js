@@ -3,6 +3,7 @@
 //
 //   #/app/CODE                                 the application's types
 //   #/app/CODE/publish                         publish a first schema
+//   #/app/CODE/search[/QUERY]                  search names, descriptions, owners, labels, fields
 //   #/app/CODE/type/NAME                       a type: its versions and the newest one
 //   #/app/CODE/type/NAME/publish               publish a new version of NAME
 //   #/app/CODE/type/NAME/audit                 the type's audit trail
@@ -18,13 +19,14 @@ function decode(segment) {
   try { return decodeURIComponent(segment); } catch { return null; }
 }
 
-/** `{app, type, version, tab, view}` of a hash; `view` is app, publish, type, audit or version. */
+/** `{app, type, version, tab, query, view}` of a hash; `view` is app, publish, search, type, audit or version. */
 export function parseHash(hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decode);
-  const route = { app: null, type: null, version: null, tab: null, view: 'app' };
+  const route = { app: null, type: null, version: null, tab: null, query: '', view: 'app' };
   if (parts.includes(null) || parts[0] !== 'app' || !parts[1]) return route;
   route.app = parts[1];
   if (parts[2] === 'publish' && parts.length === 3) return { ...route, view: 'publish' };
+  if (parts[2] === 'search' && parts.length <= 4) return { ...route, view: 'search', query: parts[3] ?? '' };
   if (parts[2] !== 'type' || !parts[3]) return route;
   route.type = parts[3];
   const rest = parts.slice(4);
@@ -38,8 +40,9 @@ export function parseHash(hash) {
 }
 
 /** The hash of a route (the inverse of parseHash). */
-export function hashOf({ app, type = null, version = null, tab = null, view = null }) {
+export function hashOf({ app, type = null, version = null, tab = null, query = '', view = null }) {
   let hash = `#/app/${encode(app)}`;
+  if (type === null && view === 'search') return `${hash}/search${query ? `/${encode(query)}` : ''}`;
   if (type === null) return view === 'publish' ? `${hash}/publish` : hash;
   hash += `/type/${encode(type)}`;
   if (view === 'audit' || view === 'publish') return `${hash}/${view}`;

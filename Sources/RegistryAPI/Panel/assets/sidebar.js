@@ -17,6 +17,18 @@ const SEARCH_DELAY_MS = 150;
 /** Lower case for comparing what is typed with names; the names themselves stay as they are. */
 const folded = (text) => String(text).toLowerCase();
 
+/** "2 deprecated", "1 disabled" and "latest pinned to 3" badges of a type, or null. */
+function typeStates(summary) {
+  const deprecated = summary.states?.deprecated ?? 0;
+  const disabled = summary.states?.disabled ?? 0;
+  const pin = summary.latest_pin ?? null;
+  if (!deprecated && !disabled && pin === null) return null;
+  return h('span', { class: 'type-states' },
+    deprecated ? h('span', { class: 'badge state-badge state-deprecated', dataset: { state: 'deprecated' } }, `${deprecated} deprecated`) : null,
+    disabled ? h('span', { class: 'badge state-badge state-disabled', dataset: { state: 'disabled' } }, `${disabled} disabled`) : null,
+    pin !== null ? h('span', { class: 'badge latest-badge', dataset: { pin: String(pin) } }, `latest pinned to ${pin}`) : null);
+}
+
 /** `onUnauthenticated(error)` is called when the token is rejected while loading. */
 export function createSidebar({ onUnauthenticated }) {
   const list = $('#types-list');
@@ -39,7 +51,8 @@ export function createSidebar({ onUnauthenticated }) {
       },
       h('span', { class: 'type-name' }, wrappable(type)),
       nameMarks(type),
-      h('span', { class: 'muted' }, `${plural(summary.live_versions, 'version')} · newest ${summary.newest_version}`)));
+      h('span', { class: 'muted' }, `${plural(summary.live_versions, 'version')} · newest ${summary.newest_version}`),
+      typeStates(summary)));
   }
 
   const query = () => search.value;
@@ -59,7 +72,11 @@ export function createSidebar({ onUnauthenticated }) {
     show(more, found.length > shownCount);
     more.textContent = found.length > shownCount ? `Show more types (${found.length - shownCount} more)` : 'Show more types';
     const empty = $('#types-empty');
-    empty.textContent = query() ? `No type contains “${query()}”.` : 'No schemas published yet.';
+    empty.replaceChildren(...(query()
+      ? [`No type contains “${query()}”. `,
+        h('a', { href: hashOf({ app: application, view: 'search', query: query().trim() }), id: 'types-empty-search' },
+          'Search descriptions, owners and fields for it'), '.']
+      : ['No schemas published yet.']));
     show(empty, found.length === 0);
     status.replaceChildren(truncated ? h('p', { class: 'muted small-print' }, `Only the first ${MAX_TYPES} types are searched.`) : '');
     if (at >= 0) reveal();

@@ -1,5 +1,7 @@
-// The version view: header, what publishing reported (when it happened in this tab), then
-// tabs "Form" (with "Try values"), "JSON", "Published text", "Changes" and "Policy".
+// The version view: header with its state and lifecycle buttons, the deprecation or disabling,
+// labels and release notes, the warnings publishing gave (stored with the version; the
+// compatibility report too when it was published in this tab), then tabs "Form" (with "Try
+// values"), "JSON", "Published text", "Changes" and "Policy".
 
 import { h, append, errorBox, timeElement } from './dom.js';
 import { api } from './api.js';
@@ -11,13 +13,21 @@ import { renderPolicyView } from './policy-view.js';
 import { compatibilityReport, warningList } from './compat-report.js';
 import { publishedReport } from './publish-report.js';
 import { copyButton } from './copy-button.js';
+import { stateBadge, stateNotice } from './version-states.js';
+import { stateActions } from './state-actions.js';
+import { renderVersionMetadata } from './version-metadata.js';
 
 /**
  * Fills `container` with `schema` (a Schema object of the API). `versions` are the type's live
- * versions, newest first (fetched when not given); `scope` is the token's (read, publish, admin). The form is fetched from GET …/form; a
- * failure there shows as a message in the Form tab only.
+ * versions, newest first (fetched when not given); `scope` is the token's (read, publish,
+ * admin); `latest` is the version `latest` answers and `pin` the pinned one (or null). The form
+ * is fetched from GET …/form; a failure there shows as a message in the Form tab only.
+ * `lifecycle` is `{run, onChanged}` for the state and pin buttons (state-actions.js) and
+ * `onMetadataSaved(message)` follows a save of the labels and notes.
  */
-export function renderVersionView(container, { application, schema, versions, scope, onDelete, onUnauthenticated = () => {} }) {
+export function renderVersionView(container, {
+  application, schema, versions, scope, latest = null, pin = null, lifecycle, onMetadataSaved, onDelete, onUnauthenticated = () => {},
+}) {
   const { attributes_type: attributesType, version } = schema;
   const formPanel = h('div', { class: 'loading' }, 'Loading the form…');
   api.form(application, attributesType, version)
@@ -45,9 +55,16 @@ export function renderVersionView(container, { application, schema, versions, sc
   append(container, [
     h('div', { class: 'view-head' },
       h('h2', { id: 'version-title' }, attributesType, ' ', h('span', { class: 'version-tag' }, `version ${version}`)),
-      h('button', { type: 'button', class: 'danger small', id: 'delete-version', onclick: () => onDelete(schema) },
-        `Delete version ${version}…`)),
-    h('p', { class: 'muted' }, 'Published ', timeElement(schema.created), ` · ${size} bytes`),
+      h('div', { class: 'pane-actions' },
+        lifecycle ? stateActions({ application, schema, pin, onUnauthenticated, ...lifecycle }) : null,
+        h('button', { type: 'button', class: 'danger small', id: 'delete-version', onclick: () => onDelete(schema) },
+          `Delete version ${version}…`))),
+    h('p', { class: 'muted version-facts', id: 'version-facts' },
+      [stateBadge(schema), latest === version ? h('span', { class: 'badge latest-badge' }, pin === version ? 'latest (pinned)' : 'latest') : null]
+        .filter(Boolean).flatMap((badge) => [badge, ' ']),
+      'Published ', timeElement(schema.created), ` · ${size} bytes`),
+    stateNotice(schema),
+    onMetadataSaved ? renderVersionMetadata({ application, schema, onSaved: onMetadataSaved, onUnauthenticated }) : null,
     publishReport(schema),
     tabs('version-tabs', [
       { id: 'form', label: 'Form', panel: formPanel },
@@ -59,14 +76,23 @@ export function renderVersionView(container, { application, schema, versions, sc
   ]);
 }
 
-/** What the registry answered when this version was published in this tab. */
+/**
+ * What the registry said when this version was published: the warnings stored with it (so a
+ * reload or a colleague sees them), and the compatibility report when it was published in this
+ * tab (the registry does not store that one).
+ */
 function publishReport(schema) {
   const result = publishedReport(schema);
-  if (!result) return null;
-  return h('section', { class: 'publish-report', id: 'publish-report', 'aria-labelledby': 'publish-report-title' },
-    h('h3', { id: 'publish-report-title' }, 'When it was published'),
-    compatibilityReport(result.compatibility, schema.attributes_type),
-    warningList(result.warnings, 'publish-report-warnings'));
+  const stored = schema.warnings?.length ? schema.warnings : null;
+  const warnings = stored ?? result?.warnings;
+  if (!result && !warnings?.length) return null;
+  return h('section', {
+    class: 'publish-report', id: 'publish-report', 'aria-labelledby': 'publish-report-title',
+    dataset: { warnings: stored ? 'stored' : result?.warnings?.length ? 'this-tab' : 'none' },
+  },
+  h('h3', { id: 'publish-report-title' }, 'When it was published'),
+  result ? compatibilityReport(result.compatibility, schema.attributes_type) : null,
+  warningList(warnings, 'publish-report-warnings'));
 }
 
 function publishedText(text) {

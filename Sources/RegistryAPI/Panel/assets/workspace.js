@@ -1,6 +1,6 @@
 // The workspace: renders the place the address names (router.js) — the sidebar's application,
-// a type's versions, one version, the publish editor or the audit trail — and the changes
-// made from there (publish, delete).
+// a type's versions, one version, the publish editor, the audit trail or the search — and the
+// changes made from there (publish, delete, a version's state, the latest pin, metadata).
 
 import { $, h, show, focusHeading, timeElement, plural, wrappable } from './dom.js';
 import { api, session } from './api.js';
@@ -8,6 +8,10 @@ import { renderVersionView } from './version-view.js';
 import { markBreakingVersions } from './version-badges.js';
 import { renderPublishView, compatibilityReport } from './publish-view.js';
 import { renderAuditView } from './audit-view.js';
+import { renderSearchView } from './search-view.js';
+import { renderTypeAbout } from './type-about.js';
+import { latestVersion, stateBadge, stateLine } from './version-states.js';
+import { usageSummary } from './usage-view.js';
 import { confirmDelete, confirmLeave } from './dialogs.js';
 import { drafts } from './drafts.js';
 import { prettyJSON } from './json-text.js';
@@ -20,7 +24,8 @@ const state = {
   applications: [],
   route: null, // the place shown
   back: null, // the last place that was not the publish editor, where Cancel returns
-  versions: null, // {app, type, list}: the shown type's live versions, newest first
+  versions: null, // {app, type, list, summary}: the shown type's versions, newest first, and its index entry
+  about: null, // [app, type] whose details the versions pane shows
   shownVersion: null,
   editor: null, // the open publish editor: {application, draftType, isEdited()}
 };
@@ -32,7 +37,7 @@ function setTitle(...parts) {
   document.title = [...parts.filter(Boolean), 'Schema Registry'].join(' · ');
 }
 
-const CONTENT_VIEWS = ['status-view', 'version-view', 'publish-view', 'audit-view', 'welcome-view'];
+const CONTENT_VIEWS = ['status-view', 'version-view', 'publish-view', 'audit-view', 'search-view', 'welcome-view'];
 
 let sidebar = null;
 let renderCount = 0;
@@ -89,11 +94,14 @@ export async function render(route) {
     state.versions = null;
     sidebar.open(app);
   }
+  $('#search-link').href = hashOf({ app, view: 'search' });
   sidebar.mark(route.type);
   if (route.type === null) {
     state.versions = null; // coming back to a type loads it afresh
+    state.about = null;
     show($('#versions-view'), false);
     if (route.view === 'publish') openPublish(route, []);
+    else if (route.view === 'search') openSearch(route, isCurrent);
     else {
       setTitle(`Types of ${app}`);
       showContent('welcome-view');
@@ -106,8 +114,11 @@ export async function render(route) {
   if (!versions.length && route.view !== 'publish') {
     setTitle(`${route.type} has no versions`);
     show($('#versions-view'), false);
-    focusHeading(explain(`${route.type} has no versions`, 'It was deleted or never published in ', app, '. ',
-      appLink(app, `Show the types of ${app}`), '.'));
+    const disabled = state.versions?.summary?.states?.disabled ?? 0;
+    focusHeading(explain(`${route.type} has no versions`, disabled
+      ? `Its ${plural(disabled, 'version')} ${disabled === 1 ? 'is' : 'are'} disabled; an admin can restore them. `
+      : ['It was deleted or never published in ', app, '. '],
+    appLink(app, `Show the types of ${app}`), '.'));
     return;
   }
   if (versions.length) renderVersions(route, versions);
@@ -127,30 +138,47 @@ function loadVersions(route, isCurrent) {
     loadInto($('#status-view'), {
       label: 'Loading the versions…',
       context: `Could not load ${route.type}`,
-      fetch: () => api.typeVersions(route.app, route.type),
+      fetch: () => Promise.all([
+        api.typeVersions(route.app, route.type, { includeDisabled: scope() === 'admin' }),
+        // The index entry says which version `latest` is pinned to; without it nothing is pinned.
+        api.typeSummary(route.app, route.type).catch((error) => { if (error.unauthenticated) throw error; return null; }),
+      ]),
       isCurrent,
       onUnauthenticated: showError,
-      render: (list) => {
-        state.versions = { app: route.app, type: route.type, list };
+      render: ([list, summary]) => {
+        state.versions = { app: route.app, type: route.type, list, summary };
         resolve(list);
       },
     });
   });
 }
 
+/** The pinned version of the shown type, or null. */
+const pinned = () => state.versions?.summary?.latest_pin ?? null;
+
 function renderVersions(route, versions) {
   const { app, type } = route;
   const current = route.view === 'type' ? versions[0].version : route.version;
+  const latest = latestVersion(versions, pinned());
   $('#versions-title').replaceChildren(...wrappable(type), ` — ${plural(versions.length, 'version')}`);
   $('#versions-list').replaceChildren(...versions.map((schema, index) =>
     h('li', {},
       h('a', {
-        class: 'version-button', href: hashOf({ app, type, version: schema.version }), dataset: { version: String(schema.version) },
+        class: 'version-button', href: hashOf({ app, type, version: schema.version }),
+        dataset: { version: String(schema.version), state: schema.state ?? 'active' },
         'aria-current': (route.view === 'type' || route.view === 'version') && schema.version === current ? 'page' : false,
       },
       h('span', { class: 'version-number' }, `Version ${schema.version}`),
       index === 0 ? h('span', { class: 'badge' }, 'newest') : null,
-      h('span', { class: 'muted' }, 'created ', timeElement(schema.created))))));
+      schema.version === latest ? h('span', { class: 'badge latest-badge' }, pinned() === latest ? 'latest (pinned)' : 'latest') : null,
+      stateBadge(schema),
+      h('span', { class: 'muted' }, 'created ', timeElement(schema.created)),
+      stateLine(schema)))));
+  const about = JSON.stringify([app, type]);
+  if (state.about !== about) {
+    state.about = about;
+    renderTypeAbout($('#type-about'), { application: app, type, isCurrent: () => state.about === about, onUnauthenticated: showError });
+  }
   const audit = $('#audit-link');
   audit.href = hashOf({ app, type, view: 'audit' });
   if (route.view === 'audit') audit.setAttribute('aria-current', 'page');
@@ -170,7 +198,9 @@ function openVersion(route, versions) {
   }
   state.shownVersion = schema.version;
   renderVersionView($('#version-view'), {
-    application: app, schema, versions, scope: scope(),
+    application: app, schema, versions, scope: scope(), latest: latestVersion(versions, pinned()), pin: pinned(),
+    lifecycle: { run: (context, action) => guarded(context, action)(), onChanged: (result, message) => afterChange(schema, message, result) },
+    onMetadataSaved: (message) => afterChange(schema, message),
     onDelete: guarded('Not deleted', deleteVersion), onUnauthenticated: showError,
   });
   showContent('version-view');
@@ -208,7 +238,34 @@ function openAudit(route, isCurrent) {
   focusHeading($('#audit-view'));
 }
 
-// --- delete and publish -------------------------------------------------------------------
+function openSearch(route, isCurrent) {
+  const { app, query } = route;
+  setTitle(query ? `Search “${query}”` : 'Search', app);
+  renderSearchView($('#search-view'), {
+    application: app, query, isCurrent, onUnauthenticated: showError,
+    onSearch: (text) => navigate({ app, view: 'search', query: text }),
+  });
+  showContent('search-view');
+  if (query) focusHeading($('#search-view'));
+  else $('#search-words')?.focus();
+}
+
+// --- changes: a version's state, the latest pin, metadata, delete, publish ----------------
+
+/**
+ * After a change of `schema` (its state, the pin, its labels): the versions and the type list
+ * are read afresh and the version is shown again with `message` and, when the answer has it,
+ * who reads it.
+ */
+function afterChange(schema, message, result) {
+  const { attributes_type: type, version } = schema;
+  const app = state.route.app;
+  state.versions = null;
+  sidebar.reload();
+  clearMessages();
+  notify(message, result?.usage ? usageSummary(result.usage, { days: null }) : null);
+  goWithMessage({ app, type, version, tab: state.route.tab }, { replace: true });
+}
 
 async function deleteVersion(schema) {
   const { attributes_type: type, version } = schema;
@@ -342,6 +399,7 @@ export function closeWorkspace() {
   state.applications = [];
   state.versions = null;
   state.route = null;
+  state.about = null;
   renderCount += 1;
   sidebar.reset();
 }
