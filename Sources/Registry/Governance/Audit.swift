@@ -9,6 +9,13 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case tokenExpiryChange = "token_expiry_change"
     case applicationCreate = "application_create"
     case `import`
+    case webhookCreate = "webhook_create"
+    case webhookUpdate = "webhook_update"
+    case webhookDelete = "webhook_delete"
+    case webhookRotateSecret = "webhook_rotate_secret"
+    case webhookRedeliver = "webhook_redeliver"
+    /// A subscription disabled by its worker after its retries ran out.
+    case webhookDisable = "webhook_disable"
 
     /// The action named `text`, or a 400 naming `field`.
     public static func parse(_ text: String, field: String) throws(RegistryError) -> AuditAction {

@@ -14,7 +14,7 @@ public struct ChangeCursor: Sendable, Equatable {
 }
 
 /// What changed: a version published or deleted, or a compatibility policy set or removed.
-public enum ChangeKind: String, Sendable {
+public enum ChangeKind: String, Sendable, CaseIterable {
     case published
     case deleted
     case policyChanged = "policy_changed"
