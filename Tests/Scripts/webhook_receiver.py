@@ -14,6 +14,7 @@ Every other POST is a delivery.
 """
 
 import json
+import os
 import sys
 import threading
 import time
@@ -103,10 +104,17 @@ class Receiver(BaseHTTPRequestHandler):
         self.reply(int(answer), b"answered " + answer.encode())
 
 
+def exit_when_stdin_closes():
+    """The test holds the receiver's stdin open; when the test process ends, so does this."""
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
     server.daemon_threads = True
     print(json.dumps({"port": server.server_address[1]}), flush=True)
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     server.serve_forever()
 
 

@@ -12,6 +12,8 @@ import TestSupport
     final class Receiver {
         let process: Process
         let port: Int
+        /// The receiver exits when this closes, so it never outlives the test process.
+        private let lifeline = Pipe()
 
         init() throws {
             let root = TestPaths.packageRoot
@@ -25,6 +27,8 @@ import TestSupport
             process.environment = ["PYTHONPATH": tools.path, "PATH": "/usr/bin:/bin"]
             let output = Pipe()
             process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = lifeline
             try process.run()
             var line: [UInt8] = []
             while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
@@ -35,7 +39,14 @@ import TestSupport
             self.port = port
         }
 
-        deinit { process.terminate() }
+        /// SIGKILL: the test process ignores SIGTERM, and a child inherits that.
+        func stop() {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        deinit { stop() }
 
         var url: String { "http://127.0.0.1:\(port)/hook" }
 
@@ -68,6 +79,7 @@ import TestSupport
     /// until it succeeds, the ones behind it waiting; every signature verifies.
     @Test func deliversInOrderThroughEveryKindOfAnswerAndDisablesOn410() throws {
         let receiver = try Receiver()
+        defer { receiver.stop() }
         let database = try ServiceDatabase.make()
         var environment = Self.fastRetries
         environment["REGISTRY_WEBHOOK_ALLOW_PRIVATE"] = "1"
@@ -116,6 +128,7 @@ import TestSupport
     /// verifier accepts the delivery under either. A test event is sent on demand.
     @Test func rotationSignsWithBothSecretsAndTestEventsArriveOnDemand() throws {
         let receiver = try Receiver()
+        defer { receiver.stop() }
         let database = try ServiceDatabase.make()
         var environment = Self.fastRetries
         environment["REGISTRY_WEBHOOK_ALLOW_PRIVATE"] = "1"
@@ -147,6 +160,7 @@ import TestSupport
     /// database pointing at one anyway (as DNS rebinding would) is refused when connecting.
     @Test func privateDestinationsAreRefusedAtCreationAndAtConnect() throws {
         let receiver = try Receiver()
+        defer { receiver.stop() }
         let database = try ServiceDatabase.make()
         var environment = Self.fastRetries
         environment["REGISTRY_WEBHOOK_ALLOW_HTTP"] = "1"

@@ -122,14 +122,14 @@ enum WebhookHandlers {
     static func deliveries(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (application, id) = try await addressed(call)
         var size = defaultDeliveriesPage
-        if let text = try call.query.string(.pageSize) {
+        if let text = try call.query.string(.pageSize), !text.isEmpty {
             guard let number = Int(text), (1...maxDeliveriesPage).contains(number) else {
                 throw .invalidArgument("page_size: must be an integer from 1 to \(maxDeliveriesPage)")
             }
             size = number
         }
         var before: Int64?
-        if let token = try call.query.string(.pageToken) {
+        if let token = try call.query.string(.pageToken), !token.isEmpty {
             guard let number = Int64(token), number > 0 else { throw .invalidArgument("page_token: not one this service issued") }
             before = number
         }
