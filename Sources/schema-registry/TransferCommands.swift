@@ -47,7 +47,7 @@ enum TransferCommands {
         }
         let summary =
             "\(outcome.versionsAdded) versions, \(outcome.retiredAdded) retired numbers, "
-            + "\(outcome.countersRaised) counters, \(outcome.policiesChanged) policies"
+            + "\(outcome.countersRaised) counters, \(outcome.policiesChanged) policies, \(outcome.webhooksAdded) webhooks"
         if !outcome.changesAnything {
             print("unchanged: everything in \(path) is already in \(code)")
         } else if dryRun {
