@@ -35,6 +35,7 @@ import TestSupport
     @Test func aDocumentWithoutWebhooksReadsAsNoneAndBadOnesNameTheirPath() throws {
         let base = #"{"format":"live-activity-schema-registry-export","format_version":1,"application":"A","types":[],"policies":[]"#
         #expect(try ApplicationExport(json: JSONParser.parse(Array((base + "}").utf8))).webhooks.isEmpty)
+        #expect(try ApplicationExport(json: JSONParser.parse(Array((base + #","webhooks":[]}"#).utf8))).webhooks.isEmpty)
         let bad = [
             (#"[{"url":"ftp://x/","events":["published"],"type_prefix":"","description":""}]"#, "webhooks[0].url"),
             (#"[{"url":"https://x/","events":[],"type_prefix":"","description":""}]"#, "webhooks[0].events"),

@@ -208,7 +208,10 @@ extension ApplicationExport {
     }
 
     /// The `webhooks` of a document: a URL of the form webhooks take (its addresses are checked
-    /// when delivering), the events, and the bounded prefix and description.
+    /// when delivering), the events, and the bounded prefix and description. Never inlined:
+    /// `init(json:)`'s frame is already large, and tests call it on the cooperative pool's
+    /// small stacks.
+    @inline(never)
     private static func webhooks(_ value: JSONValue?) throws(RegistryError) -> [Webhook] {
         guard let value, value != .null else { return [] }
         var webhooks: [Webhook] = []
