@@ -86,10 +86,25 @@ MSG
     exec "$bin" serve
 }
 
+# The reference Standard Webhooks verifier from PyPI, pinned, for the webhook tests' receiver
+# (Tests/Scripts/webhook_receiver.py): the registry's signatures are checked by code it did not
+# write. Installed once into .build/webhook-tools (reinstalled when the pin changes).
+install_webhook_receiver_tools() {
+    local dir=.build/webhook-tools pin="standardwebhooks==1.1.0"
+    if [ "$(cat "$dir/.pins" 2>/dev/null)" != "$pin" ]; then
+        say "installing $pin into $dir"
+        rm -rf "$dir"
+        /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+            --break-system-packages --no-deps --only-binary=:all: --target "$dir" "$pin"
+        echo "$pin" >"$dir/.pins"
+    fi
+}
+
 cmd_test() {
     install_packages
     say "building"
     swift build --build-tests >&2
+    install_webhook_receiver_tools
     say "checking deploy artifacts"
     local python=/usr/bin/python3
     "$python" Tests/Scripts/test_check_deploy_artifacts.py

@@ -15,6 +15,7 @@ public final class RegistryAPI: Sendable {
     /// Internal for tests of what a committed change forgets.
     let caches: Caches
     private let reviews: Reviews
+    private let destinations: DestinationPolicy
     private let longPages = HeavyWorkGate(
         permits: PlacementLimits.concurrentLongPages, maxWaiting: PlacementLimits.waitingLongPages, refusal: SchemaHandlers.pagesBusy)
     public let metrics: Metrics
@@ -30,20 +31,22 @@ public final class RegistryAPI: Sendable {
         store: (any SchemaStore)?, clock: @escaping @Sendable () -> Double = WallClock.now, logger: Logger = .disabled,
         metrics: Metrics = Metrics(), operations: Operations = Operations(), operationalRoutes: Bool = true,
         caching: CacheSettings = CacheSettings(), reviewing: ReviewSettings = ReviewSettings(),
-        waitingRoom: WaitingRoom = WaitingRoom(capacity: 250), usage: UsageSettings = UsageSettings()
+        waitingRoom: WaitingRoom = WaitingRoom(capacity: 250), usage: UsageSettings = UsageSettings(),
+        webhookDestinations: DestinationPolicy = DestinationPolicy()
     ) {
         self.init(
             store: store, clock: clock, logger: logger, metrics: metrics, caching: caching, reviewing: reviewing,
-            waitingRoom: waitingRoom, usage: usage,
+            waitingRoom: waitingRoom, usage: usage, destinations: webhookDestinations,
             routes: Self.apiRoutes + (operationalRoutes ? Self.operationalRoutes(metrics, operations) : []))
     }
 
     private init(
         store: (any SchemaStore)?, clock: @escaping @Sendable () -> Double, logger: Logger, metrics: Metrics,
         caching: CacheSettings, reviewing: ReviewSettings = ReviewSettings(), waitingRoom: WaitingRoom,
-        usage: UsageSettings = UsageSettings(), routes: [Route]
+        usage: UsageSettings = UsageSettings(), destinations: DestinationPolicy = DestinationPolicy(), routes: [Route]
     ) {
         self.waitingRoom = waitingRoom
+        self.destinations = destinations
         caches = Caches(caching, clock: clock)
         reviews = Reviews(reviewing)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
@@ -91,6 +94,21 @@ public final class RegistryAPI: Sendable {
         Route("PUT", "/api/live_activity_types/{attributesType}/metadata", needs: .publish("editing a type's metadata"), MetadataHandlers.setType),
         Route("PUT", "/api/live_activity_schemas/{attributesType}/{version}/metadata", needs: .publish("editing a version's metadata"), MetadataHandlers.setVersion),
         Route("GET", "/api/search", needs: .read("searching"), SearchHandlers.search),
+        Route("GET", "/api/applications/{application}/webhooks", needs: .admin("listing webhooks"), WebhookHandlers.list),
+        Route("POST", "/api/applications/{application}/webhooks", needs: .admin("creating a webhook"), WebhookHandlers.create),
+        Route("GET", "/api/applications/{application}/webhooks/{id}", needs: .admin("reading a webhook"), WebhookHandlers.get),
+        Route("PATCH", "/api/applications/{application}/webhooks/{id}", needs: .admin("changing a webhook"), WebhookHandlers.update),
+        Route("DELETE", "/api/applications/{application}/webhooks/{id}", needs: .admin("deleting a webhook"), WebhookHandlers.delete),
+        Route(
+            "POST", "/api/applications/{application}/webhooks/{id}:rotate_secret", needs: .admin("rotating a webhook secret"),
+            WebhookHandlers.rotateSecret),
+        Route("POST", "/api/applications/{application}/webhooks/{id}:test", needs: .admin("sending a test event"), WebhookHandlers.test),
+        Route(
+            "POST", "/api/applications/{application}/webhooks/{id}:redeliver", needs: .admin("redelivering webhook events"),
+            WebhookHandlers.redeliver),
+        Route(
+            "GET", "/api/applications/{application}/webhooks/{id}/deliveries", needs: .admin("reading webhook deliveries"),
+            WebhookHandlers.deliveries),
         .memory("GET", "/panel", needs: nil, PanelHandlers.redirect),
         .memory("GET", "/panel/{asset}", needs: nil, PanelHandlers.asset),
     ]
@@ -108,6 +126,11 @@ public final class RegistryAPI: Sendable {
         RegistryAPI(
             store: nil, clock: WallClock.now, logger: logger, metrics: metrics, caching: CacheSettings(),
             waitingRoom: WaitingRoom(capacity: 0), routes: operationalRoutes(metrics, operations))
+    }
+
+    /// A feed position as `/api/changes` spells it, for webhook bodies (their `cursor`).
+    public static func feedCursorToken(_ cursor: ChangeCursor) -> String {
+        ChangeCursorToken.encode(cursor)
     }
 
     /// Requests queued for a heavy-work permit, for metrics.
@@ -142,7 +165,7 @@ public final class RegistryAPI: Sendable {
                         request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
                         token: token, permission: match.route.permission, store: store, clock: clock, notes: notes,
                         metrics: metrics, caches: caches, reviews: reviews, longPages: longPages, usage: usage,
-                        waitingRoom: waitingRoom)
+                        waitingRoom: waitingRoom, destinations: destinations)
                     let response = try await match.route.operation(call)
                     usage.record(notes.versionRead, by: token, status: response.status, now: clock())
                     return (route, response)

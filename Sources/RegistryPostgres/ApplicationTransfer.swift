@@ -27,9 +27,12 @@ public struct ApplicationTransfer: Sendable {
         public var statesChanged = 0
         public var pinsChanged = 0
         public var metadataChanged = 0
+        /// Subscriptions added, disabled and with a fresh secret (see `importWebhook`).
+        public var webhooksAdded = 0
 
         public var changesAnything: Bool {
-            versionsAdded + retiredAdded + countersRaised + policiesChanged + statesChanged + pinsChanged + metadataChanged > 0
+            versionsAdded + retiredAdded + countersRaised + policiesChanged + statesChanged + pinsChanged + metadataChanged
+                + webhooksAdded > 0
         }
     }
 
@@ -66,7 +69,12 @@ public struct ApplicationTransfer: Sendable {
                     attributesType: try row.string(0), mode: try row.string(1), enforce: try row.string(2),
                     oldestSupportedVersion: try row.int32(3))
             }
-            return ApplicationExport(application: application.code, types: types, policies: policies)
+            let webhooks = try connection.execute(Self.exportWebhooks, [application.id]).rows.map { row in
+                ApplicationExport.Webhook(
+                    url: try row.string(0), events: try row.string(1).split(separator: ",").compactMap { ChangeKind(rawValue: String($0)) },
+                    typePrefix: try row.string(2), description: try row.string(3))
+            }
+            return ApplicationExport(application: application.code, types: types, policies: policies, webhooks: webhooks)
         }
     }
 
@@ -99,6 +107,7 @@ public struct ApplicationTransfer: Sendable {
                         "states_changed": .number(String(outcome.statesChanged)),
                         "pins_changed": .number(String(outcome.pinsChanged)),
                         "metadata_changed": .number(String(outcome.metadataChanged)),
+                        "webhooks_added": .number(String(outcome.webhooksAdded)),
                     ]
                     try AuditLog.record(
                         AuditRecord(
@@ -183,6 +192,16 @@ public struct ApplicationTransfer: Sendable {
             ]
             if try !connection.execute(Self.upsertPolicy, parameters).rows.isEmpty { outcome.policiesChanged += 1 }
         }
+        for webhook in document.webhooks {
+            // Secrets never leave an environment: an imported subscription gets a secret no one
+            // has seen, so it starts disabled until an operator rotates the secret (which shows
+            // it) and enables it. One with the same URL, events and prefix already here is kept.
+            let parameters: [(any PGParameter)?] = [
+                application.id, webhook.url, PostgresSchemaStore.eventList(webhook.events), webhook.typePrefix, webhook.description,
+                WebhookSecret.generate(),
+            ]
+            if try !connection.execute(Self.importWebhook, parameters).rows.isEmpty { outcome.webhooksAdded += 1 }
+        }
         return outcome
     }
 
@@ -238,6 +257,10 @@ public struct ApplicationTransfer: Sendable {
     static let exportCounters = PGStatement(file: "transfer_export_counters")
 
     static let exportPolicies = PGStatement(file: "transfer_export_policies")
+
+    static let exportWebhooks = PGStatement(file: "transfer_export_webhooks")
+
+    static let importWebhook = PGStatement(file: "transfer_insert_webhook")
 
     /// Creates or raises (never lowers) a type's counter and locks it; a row back means it changed.
     static let raiseCounter = PGStatement(file: "transfer_raise_counter")

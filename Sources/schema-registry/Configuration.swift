@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Registry
 import RegistryAPI
 import RegistryPostgres
 
@@ -52,10 +53,27 @@ struct Configuration: Sendable {
     /// Distinct (version, token, day) entries counted in memory between flushes.
     var usageMaxEntries: Int
     var usageRetentionDays: Int
+    /// Webhooks may reach loopback, private, link-local and metadata addresses (1), or not (0).
+    var webhookAllowPrivate: Int
+    /// Webhook URLs may be plain http (1), or https only (0).
+    var webhookAllowHTTP: Int
+    var webhookWorkers: Int
+    var webhookConnectTimeoutMilliseconds: Int
+    var webhookTimeoutMilliseconds: Int
+    var webhookLeaseSeconds: Int
+    var webhookPollMilliseconds: Int
+    var webhookRetryFirstSeconds: Int
+    var webhookRetryMaxSeconds: Int
+    var webhookRetryWindowSeconds: Int
 
     /// The main listener's address, as the HTTP server takes it.
     var listenHost: String { listen.host }
     var listenPort: Int { listen.port }
+
+    /// Which webhook destinations the operator allows.
+    var webhookDestinations: DestinationPolicy {
+        DestinationPolicy(allowPrivate: webhookAllowPrivate == 1, allowHTTP: webhookAllowHTTP == 1)
+    }
 
     /// Every variable the binary reads, in the order they are read (a derived default reads
     /// only settings above it) and listed by `--help`, the README and the deploy-artifact check.
@@ -173,6 +191,45 @@ struct Configuration: Sendable {
         Setting(
             "REGISTRY_USAGE_RETENTION_DAYS", "delete version read counts of days older than this, 1 to 36500", .integer(1...36_500),
             default: .value(90), into: \.usageRetentionDays),
+        Setting(
+            "REGISTRY_WEBHOOK_ALLOW_PRIVATE",
+            "1 lets webhooks reach loopback, private, link-local, CGNAT, multicast and cloud-metadata addresses",
+            .integer(0...1), default: .value(0), into: \.webhookAllowPrivate),
+        Setting(
+            "REGISTRY_WEBHOOK_ALLOW_HTTP", "1 allows plain http webhook URLs", .integer(0...1), default: .value(0),
+            into: \.webhookAllowHTTP),
+        Setting(
+            "REGISTRY_WEBHOOK_WORKERS", "threads delivering webhooks, each to one subscription at a time", .integer(1...64),
+            default: .value(2), into: \.webhookWorkers),
+        Setting(
+            "REGISTRY_WEBHOOK_CONNECT_TIMEOUT_MS", "longest wait to connect to a webhook receiver", .integer(100...60_000),
+            default: .value(5000), into: \.webhookConnectTimeoutMilliseconds),
+        Setting(
+            "REGISTRY_WEBHOOK_TIMEOUT_MS", "longest one webhook delivery may take, connecting and answering included",
+            .integer(100...300_000), default: .value(15_000), into: \.webhookTimeoutMilliseconds),
+        Setting(
+            "REGISTRY_WEBHOOK_LEASE_SECONDS",
+            "how long a replica holds a subscription it delivers to; another takes over after it; at least twice REGISTRY_WEBHOOK_TIMEOUT_MS",
+            .integer(1...3600), default: .value(60), into: \.webhookLeaseSeconds,
+            check: { name, lease, configuration throws(ConfigurationError) in
+                guard lease * 1000 >= 2 * configuration.webhookTimeoutMilliseconds else {
+                    throw ConfigurationError(
+                        description: "\(name) must be at least twice REGISTRY_WEBHOOK_TIMEOUT_MS (\(configuration.webhookTimeoutMilliseconds) ms), got \(lease)")
+                }
+            }),
+        Setting(
+            "REGISTRY_WEBHOOK_POLL_MS", "how often an idle delivery thread looks for due webhooks", .integer(10...60_000),
+            default: .value(1000), into: \.webhookPollMilliseconds),
+        Setting(
+            "REGISTRY_WEBHOOK_RETRY_FIRST_SECONDS", "wait after a webhook's first failed delivery; it doubles with each failure",
+            .integer(1...3600), default: .value(5), into: \.webhookRetryFirstSeconds),
+        Setting(
+            "REGISTRY_WEBHOOK_RETRY_MAX_SECONDS", "longest wait between two webhook delivery attempts", .integer(1...86_400),
+            default: .value(3600), into: \.webhookRetryMaxSeconds),
+        Setting(
+            "REGISTRY_WEBHOOK_RETRY_WINDOW_SECONDS",
+            "how long a failing webhook is retried before its subscription is disabled", .integer(1...(30 * 86_400)),
+            default: .value(86_400), into: \.webhookRetryWindowSeconds),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -195,7 +252,10 @@ struct Configuration: Sendable {
         logLevel: .error, adminListen: HostPort(host: "unread", port: .min), shutdownGraceSeconds: .min, cacheBytes: .min,
         authCacheSeconds: .min, auditRetentionDays: .min, compatibilityMaxVersions: .min, compatibilityMaxProblems: .min,
         maxHeavyRequests: .min, maxWaitingRequests: .min, maxWaitingPerAddress: .min, usageFlushMilliseconds: .min,
-        usageMaxEntries: .min, usageRetentionDays: .min)
+        usageMaxEntries: .min, usageRetentionDays: .min, webhookAllowPrivate: .min,
+        webhookAllowHTTP: .min, webhookWorkers: .min, webhookConnectTimeoutMilliseconds: .min, webhookTimeoutMilliseconds: .min,
+        webhookLeaseSeconds: .min, webhookPollMilliseconds: .min, webhookRetryFirstSeconds: .min, webhookRetryMaxSeconds: .min,
+        webhookRetryWindowSeconds: .min)
 
     /// The writers' URL must reach the primary whichever of its hosts that is.
     private static let writersURL: @Sendable (String, String, Configuration) throws(ConfigurationError) -> Void = {

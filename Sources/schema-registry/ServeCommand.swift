@@ -25,9 +25,13 @@ enum ServeCommand {
         let shuttingDown = ShutdownFlag()
         let metrics = Metrics()
         let apiForGauges = Mutex<RegistryAPI?>(nil)
+        let webhooksForGauges = Mutex<WebhookDeliverer?>(nil)
         let operations = Operations(
             unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator, pool: pool) },
-            gauges: { gauges(pool: pool, api: apiForGauges.withLock { $0 }) },
+            gauges: {
+                gauges(pool: pool, api: apiForGauges.withLock { $0 })
+                    + (webhooksForGauges.withLock { $0 }.map { WebhookGauges.read($0, logger: logger) } ?? [])
+            },
             isReadOnly: { pool.mode == .readOnly }, readOnlyIsReady: configuration.readyWhenReadOnly == 1)
         let store = PostgresSchemaStore(pool: pool)
         let janitor = purgeExpiredKeysPeriodically(store: store, logger: logger)
@@ -51,10 +55,14 @@ enum ServeCommand {
                 waitingHeavyRequests: ReviewSettings.waitingHeavyRequestsWhenServing),
             waitingRoom: WaitingRoom(
                 capacity: configuration.maxWaitingRequests, capacityPerAddress: configuration.maxWaitingPerAddress),
-            usage: UsageSettings(maxEntries: configuration.usageMaxEntries))
+            usage: UsageSettings(maxEntries: configuration.usageMaxEntries),
+            webhookDestinations: configuration.webhookDestinations)
         apiForGauges.withLock { $0 = api }
         let usageFlusher = UsageFlusher(api: api, everyMilliseconds: configuration.usageFlushMilliseconds, logger: logger)
         let usagePruner = pruneUsagePeriodically(olderThanDays: configuration.usageRetentionDays, store: store, logger: logger)
+        let webhooks = webhookDeliverer(configuration, pool: pool, logger: logger)
+        webhooksForGauges.withLock { $0 = webhooks }
+        webhooks.start()
         let follower = ChangeFollower(
             pool: pool, onChanges: { api.apply($0) }, onTokenChange: { api.forgetTokens() }, onRestart: { api.flushCaches() })
         follower.start()
@@ -97,6 +105,7 @@ enum ServeCommand {
         // before the pool closes.
         usageFlusher.stop()
         servers.dropFirst().forEach { $0.stop(graceSeconds: 1) }
+        webhooks.stop(waitingSeconds: 1)
         follower.stop()
         janitor.cancel()
         backfill.cancel()
@@ -105,6 +114,26 @@ enum ServeCommand {
         pool.close()
         logger.log(.info, "stopped")
         exit(0)
+    }
+
+    /// The webhook delivery threads. Each names itself in leases and the attempt log by host
+    /// and process id, so a restarted replica is a new holder.
+    private static func webhookDeliverer(_ configuration: Configuration, pool: ConnectionPool, logger: Logger) -> WebhookDeliverer {
+        let transport = WebhookHTTPTransport(
+            policy: configuration.webhookDestinations, connectTimeoutMilliseconds: configuration.webhookConnectTimeoutMilliseconds,
+            totalTimeoutMilliseconds: configuration.webhookTimeoutMilliseconds)
+        let settings = WebhookDeliverer.Settings(
+            threads: configuration.webhookWorkers, leaseSeconds: Double(configuration.webhookLeaseSeconds),
+            pollSeconds: Double(configuration.webhookPollMilliseconds) / 1000,
+            backoff: WebhookBackoff(
+                firstDelaySeconds: Double(configuration.webhookRetryFirstSeconds),
+                maxDelaySeconds: Double(configuration.webhookRetryMaxSeconds),
+                retryWindowSeconds: Double(configuration.webhookRetryWindowSeconds)))
+        return WebhookDeliverer(
+            pool: pool, transport: transport, settings: settings,
+            replica: "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)", clock: WallClock.now,
+            cursorToken: RegistryAPI.feedCursorToken,
+            onError: { error in logger.log(.warning, "webhook delivery failed", RegistryError.logFields(of: error)) })
     }
 
     private static func httpConfiguration(_ configuration: Configuration, host: String, port: Int) -> HTTPServerConfiguration {

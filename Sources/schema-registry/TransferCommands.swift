@@ -48,7 +48,8 @@ enum TransferCommands {
         let summary =
             "\(outcome.versionsAdded) versions, \(outcome.retiredAdded) retired numbers, "
             + "\(outcome.countersRaised) counters, \(outcome.policiesChanged) policies, "
-            + "\(outcome.statesChanged) states, \(outcome.pinsChanged) pins"
+            + "\(outcome.statesChanged) states, \(outcome.pinsChanged) pins, \(outcome.metadataChanged) metadata, "
+            + "\(outcome.webhooksAdded) webhooks"
         if !outcome.changesAnything {
             print("unchanged: everything in \(path) is already in \(code)")
         } else if dryRun {

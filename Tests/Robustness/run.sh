@@ -7,6 +7,7 @@
 #   python3 Tests/Robustness/durability.py [--quick]   PostgreSQL restart, kill -9, three replicas
 #   python3 Tests/Robustness/failover.py [--quick]     primary + streaming standby: kill -9, promote,
 #                                                      pg_rewind, fail back; sync and async replication
+#   python3 Tests/Robustness/webhook_durability.py [--quick]   webhooks delivered in order through kill -9 and a PostgreSQL restart
 #   python3 Tests/Robustness/abuse.py [--quick]        slow clients, idle flood, revocation, secrets
 #   python3 Tests/Robustness/unicode_lookalikes.py [--quick]  look-alike names through the caches
 #   python3 Tests/Robustness/redteam_edge.py [--quick] method flood, per-address idle flood,
@@ -19,7 +20,7 @@
 #   python3 Tests/Robustness/check_stalls.py [--quick] evil patterns, many items, long $ref chains, with
 #                                                      /healthz latency during each
 #
-#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,failover,abuse,lookalikes,edge,compat,waiters,growth,checks]
+#   bash Tests/Robustness/run.sh [--quick] [--only contract,fuzz,durability,failover,webhooks,abuse,lookalikes,edge,compat,waiters,growth,checks]
 #
 # --quick (CI) keeps counts small: 25 schemathesis examples per operation, 20 s of fuzzing,
 # a few seconds of load per fault. The service-level abuse tests are Swift tests
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
         --quick) quick="--quick" ;;
         --only) only="$2"; shift ;;
         --only=*) only="${1#--only=}" ;;
-        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,failover,abuse,lookalikes,edge,compat,waiters,growth,checks]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--quick] [--only contract,fuzz,durability,failover,webhooks,abuse,lookalikes,edge,compat,waiters,growth,checks]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -82,6 +83,7 @@ wanted contract && part contract bash "$here/schemathesis.sh" $quick
 wanted fuzz && part fuzz bash "$root/Tests/Fuzz/run.sh" "$fuzz_seconds"
 wanted durability && part durability python3 "$here/durability.py" $quick
 wanted failover && part failover python3 "$here/failover.py" $quick
+wanted webhooks && part webhooks python3 "$here/webhook_durability.py" $quick
 wanted abuse && part abuse python3 "$here/abuse.py" $quick
 wanted lookalikes && part lookalikes python3 "$here/unicode_lookalikes.py" $quick
 wanted edge && part edge python3 "$here/redteam_edge.py" $quick

@@ -40,11 +40,11 @@ public enum SHA256 {
     /// OpenSSL 3 look the algorithm up again on every call, which costs more than hashing an API
     /// token (measured: about 2.5× the time of a 40-byte digest); `EVP_sha256()` remains the
     /// fallback should the fetch fail.
-    private static let algorithm = Algorithm(digest: EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256())
+    static let algorithm = Algorithm(digest: EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256())
 
     /// A fetched algorithm is immutable and reference-counted atomically, so threads share it;
     /// it lives as long as the process.
-    private struct Algorithm: @unchecked Sendable {
+    struct Algorithm: @unchecked Sendable {
         let digest: OpaquePointer?
     }
 

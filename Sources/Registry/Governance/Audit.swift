@@ -12,6 +12,13 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case stateChange = "state_change"
     case latestPin = "latest_pin"
     case metadataChange = "metadata_change"
+    case webhookCreate = "webhook_create"
+    case webhookUpdate = "webhook_update"
+    case webhookDelete = "webhook_delete"
+    case webhookRotateSecret = "webhook_rotate_secret"
+    case webhookRedeliver = "webhook_redeliver"
+    /// A subscription disabled by its worker after its retries ran out.
+    case webhookDisable = "webhook_disable"
 
     /// The action named `text`, or a 400 naming `field`.
     public static func parse(_ text: String, field: String) throws(RegistryError) -> AuditAction {

@@ -1,8 +1,9 @@
 /// Everything of one application that moves between environments (staging → production):
 /// each type's live versions (text byte for byte, creation time, publisher), its retired
 /// (deleted) numbers and its version counter, each version's state, labels, release notes and
-/// stored warnings, each type's `latest` pin and metadata, and the compatibility policies.
-/// Tokens, accounts and idempotency keys stay behind.
+/// stored warnings, each type's `latest` pin and metadata, the compatibility policies, and the
+/// webhook subscriptions without their secrets or delivery state. Tokens, accounts, idempotency
+/// keys and webhook secrets stay behind.
 public struct ApplicationExport: Sendable, Equatable {
     public static let format = "live-activity-schema-registry-export"
     public static let formatVersion = 1
@@ -87,15 +88,33 @@ public struct ApplicationExport: Sendable, Equatable {
         }
     }
 
+    /// A webhook subscription as it moves: where and what, never its secret.
+    public struct Webhook: Sendable, Equatable {
+        public let url: String
+        public let events: [ChangeKind]
+        public let typePrefix: String
+        public let description: String
+
+        public init(url: String, events: [ChangeKind], typePrefix: String, description: String) {
+            self.url = url
+            self.events = events
+            self.typePrefix = typePrefix
+            self.description = description
+        }
+    }
+
     /// The code of the application exported (the import names its own target).
     public let application: String
     public let types: [TypeHistory]
     public let policies: [Policy]
+    /// Absent from documents written before webhooks existed: read as none.
+    public let webhooks: [Webhook]
 
-    public init(application: String, types: [TypeHistory], policies: [Policy]) {
+    public init(application: String, types: [TypeHistory], policies: [Policy], webhooks: [Webhook] = []) {
         self.application = application
         self.types = types
         self.policies = policies
+        self.webhooks = webhooks
     }
 }
 
@@ -146,6 +165,14 @@ extension ApplicationExport {
                     "mode": .string(policy.mode),
                     "enforce": .string(policy.enforce),
                     "oldest_supported_version": .number(String(policy.oldestSupportedVersion)),
+                ])
+            }),
+            "webhooks": .array(webhooks.map { webhook in
+                .object([
+                    "url": .string(webhook.url),
+                    "events": .array(webhook.events.map { .string($0.rawValue) }),
+                    "type_prefix": .string(webhook.typePrefix),
+                    "description": .string(webhook.description),
                 ])
             }),
         ])
@@ -249,6 +276,42 @@ extension ApplicationExport {
         }
         self.types = types
         self.policies = policies
+        webhooks = try Self.webhooks(root["webhooks"])
+    }
+
+    /// The `webhooks` of a document: a URL of the form webhooks take (its addresses are checked
+    /// when delivering), the events, and the bounded prefix and description. Never inlined:
+    /// `init(json:)`'s frame is already large, and tests call it on the cooperative pool's
+    /// small stacks.
+    @inline(never)
+    private static func webhooks(_ value: JSONValue?) throws(RegistryError) -> [Webhook] {
+        guard let value, value != .null else { return [] }
+        var webhooks: [Webhook] = []
+        for (index, item) in try array(value, "webhooks").enumerated() {
+            let path = "webhooks[\(index)]"
+            guard let object = item.objectValue else { throw .invalidArgument("\(path): must be an object") }
+            let url = try string(object["url"], "\(path).url")
+            do {
+                _ = try WebhookDestination(parsing: url, policy: DestinationPolicy(allowPrivate: true, allowHTTP: true))
+            } catch {
+                throw .invalidArgument("\(path).\(error.message)")
+            }
+            var events: [ChangeKind] = []
+            for event in try array(object["events"], "\(path).events") {
+                guard let text = event.stringValue, let kind = ChangeKind(exactly: text), !events.contains(kind) else {
+                    throw .invalidArgument("\(path).events: each must be a distinct one of " + ChangeKind.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                events.append(kind)
+            }
+            guard !events.isEmpty else { throw .invalidArgument("\(path).events: must name at least one event") }
+            let prefix = try string(object["type_prefix"], "\(path).type_prefix")
+            let description = try string(object["description"], "\(path).description")
+            guard prefix.utf8.count <= WebhookSettings.maxTypePrefixBytes, !prefix.utf8.contains(0),
+                description.utf8.count <= WebhookSettings.maxDescriptionBytes, !description.utf8.contains(0)
+            else { throw .invalidArgument("\(path): type_prefix or description too long or holding NUL") }
+            webhooks.append(Webhook(url: url, events: events, typePrefix: prefix, description: description))
+        }
+        return webhooks
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` with up to six fraction digits and `Z`: the form exports write and

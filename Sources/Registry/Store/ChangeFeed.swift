@@ -16,7 +16,7 @@ public struct ChangeCursor: Sendable, Equatable {
 /// What changed: a version published or deleted, a compatibility policy set or removed, a
 /// version's state changed (deprecated, disabled, restored), a type's `latest` pinned or
 /// unpinned, or metadata changed.
-public enum ChangeKind: String, Sendable {
+public enum ChangeKind: String, Sendable, CaseIterable {
     case published
     case deleted
     case policyChanged = "policy_changed"

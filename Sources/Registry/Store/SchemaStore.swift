@@ -8,7 +8,7 @@
 ///
 /// Publishing is not a call of its own: the store opens a transaction (`PublishingStore`) and
 /// the domain's publish operation (`PublishOperation.swift`) runs its steps inside it.
-public protocol SchemaStore: PublishingStore, NonBlockingCalls, NonBlockingFeed, UsageStore, Sendable {
+public protocol SchemaStore: PublishingStore, NonBlockingCalls, NonBlockingFeed, UsageStore, WebhookStore, Sendable {
     /// The live (unrevoked, unexpired) token with this SHA-256 hash, or nil. Notes the day of
     /// use (at most one write per token and day).
     func token(forTokenHash hash: [UInt8]) throws -> TokenGrant?

@@ -7,8 +7,9 @@ enum ChangeCursorToken {
         Base64URL.encode(Array("c1:\(cursor.xid):\(cursor.id)".utf8))
     }
 
-    static func decode(_ token: String) throws(RegistryError) -> ChangeCursor {
-        let invalid = RegistryError.invalidArgument("after: not a cursor issued by this service (or \"now\")")
+    static func decode(_ token: String, field: String = "after") throws(RegistryError) -> ChangeCursor {
+        let invalid = RegistryError.invalidArgument(
+            field == "after" ? "after: not a cursor issued by this service (or \"now\")" : "\(field): not a cursor issued by this service")
         guard token.utf8.count <= 64, let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self)
         else { throw invalid }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

@@ -58,4 +58,12 @@ struct FieldName: Sendable {
     static let oldestSupportedVersion = FieldName("oldestSupportedVersion", "oldest_supported_version")
     static let after = FieldName("after")
     static let wait = FieldName("wait")
+    static let url = FieldName("url")
+    static let events = FieldName("events")
+    static let typePrefix = FieldName("typePrefix", "type_prefix", shown: .snake)
+    static let description = FieldName("description")
+    static let enabled = FieldName("enabled")
+    static let event = FieldName("event")
+    static let graceSeconds = FieldName("graceSeconds", "grace_seconds", shown: .snake)
+    static let before = FieldName("before")
 }

@@ -35,6 +35,8 @@ struct Call: Sendable {
     }
     /// Where requests waiting for changes park.
     let waitingRoom: WaitingRoom
+    /// Which webhook destinations the operator allows.
+    let destinations: DestinationPolicy
 
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     ///

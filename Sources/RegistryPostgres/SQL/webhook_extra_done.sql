@@ -1,0 +1,1 @@
+DELETE FROM webhook_extra_deliveries WHERE id = $1::bigint
