@@ -107,7 +107,7 @@ import TestSupport
             let parameter = lines[index..<min(index + 12, lines.count)].joined(separator: "\n")
             #expect(parameter.contains("$ref: '#/components/schemas/PageToken'"), "\(parameter)")
         }
-        #expect(tokens == 4)
+        #expect(tokens == 5)
         let after = try #require(text.range(of: "- name: after\n"))
         #expect(text[after.upperBound...].prefix(400).contains("pattern: '^[A-Za-z0-9_-]*$'"))
     }

@@ -49,7 +49,8 @@ import Testing
     @Test func auditActionsAreTheDatabaseNames() throws {
         #expect(AuditAction.allCases.map(\.rawValue) == [
             "publish", "delete", "policy_change", "token_issue", "token_revoke", "token_expiry_change", "application_create", "import",
-            "webhook_create", "webhook_update", "webhook_delete", "webhook_rotate_secret", "webhook_redeliver", "webhook_disable",
+            "state_change", "latest_pin", "metadata_change", "webhook_create", "webhook_update", "webhook_delete",
+            "webhook_rotate_secret", "webhook_redeliver", "webhook_disable",
         ])
         #expect(try AuditAction.parse("token_revoke", field: "action") == .tokenRevoke)
         #expect(throws: RegistryError.self) { try AuditAction.parse("tokenRevoke", field: "action") }

@@ -39,7 +39,7 @@ enum MetadataHandlers {
             $0.setVersionMetadata(
                 application: application, attributesType: attributesType, version: version, to: metadata, by: call.actor, then: $1)
         }
-        let schema = try SchemaHandlers.found(stored, attributesType, version)
+        let schema = try SchemaHandlers.found(stored, attributesType, version, for: call)
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
         return JSONResponse.make(["schema": SchemaJSON.object(schema)])
     }
