@@ -71,7 +71,10 @@ enum WebhookHandlers {
         switch try body?.value(.graceSeconds) {
         case nil, .null?: break
         case .number(let text)?:
-            guard let seconds = Int(text), (0...maxGraceSeconds).contains(seconds) else {
+            // A JSON number with a zero fraction (`60.0`) is an integer too.
+            guard let seconds = Int(text) ?? Double(text).flatMap({ $0 == $0.rounded() && abs($0) <= 1e9 ? Int($0) : nil }),
+                (0...maxGraceSeconds).contains(seconds)
+            else {
                 throw .invalidArgument("grace_seconds: must be an integer from 0 to \(maxGraceSeconds)")
             }
             grace = seconds
