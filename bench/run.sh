@@ -221,7 +221,7 @@ content_hash="$(printf '%s\n' "SELECT encode(registry_text_sha256(registry_canon
     stack_psql -tA -v schema="$(cat "$work/data/publish_schema.json")")"
 pgbench_script store_get_version get_version :app "$type_expr" :v
 pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :schema :token_id :created_by :force :compare_limit \
-    :content_hash
+    :content_hash "'{}'" "''"
 chown -R postgres: "$work/pglog" 2>/dev/null || true
 schema_text="$(cat "$work/data/publish_schema.json")"
 ntypes="$(wc -l <"$work/data/types.txt")"
