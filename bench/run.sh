@@ -191,7 +191,7 @@ curl -fsS -o /dev/null "http://127.0.0.1:$nginx_port/version.json"
 # The baselines run the service's own statements (Sources/RegistryPostgres/SQL/NAME.sql), each
 # after the variables of its bench/pgbench/SCRIPT.pgbench. pgbench has no string variables, so the
 # type name is rebuilt in SQL from a random index (Domain = index % 20, bench/gen_schemas.py), and
-# the timestamp format is a -D variable (pgbench would read :MI and :SS inside the literal as
+# the timestamp formats are -D variables (pgbench would read :MI and :SS inside the literal as
 # variables); neither changes the plan. Comment lines are left out for the same reason.
 type_expr="((ARRAY['FoodDelivery', 'Flight', 'SportsScore', 'RideHailing', 'Workout', 'ParcelTracking', 'EVCharging',
     'LiveAuction', 'TrainJourney', 'CookingTimer', 'Parking', 'EventEntry', 'BankTransfer', 'QueueTicket', 'FootballMatch',
@@ -205,12 +205,17 @@ pgbench_script() { # NAME SCRIPT VALUE…: writes $work/pglog/SCRIPT.sql, where 
     {
         cat "$bench_dir/pgbench/$script.pgbench"
         grep -v '^[[:space:]]*--' "$repo/Sources/RegistryPostgres/SQL/$name.sql" |
-            sed "s/'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'/:utc_format::text/g" |
+            sed -e "s/'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'/:utc_format::text/g" \
+                -e "s/'Dy, DD Mon YYYY HH24:MI:SS \"GMT\"'/:http_date_format::text/g" |
             env "${values[@]}" perl -pe 's/\$(\d+)/exists $ENV{"P$1"} ? $ENV{"P$1"} : "\$$1"/ge'
         echo ';'
     } >"$work/pglog/$script.sql"
     if grep -q '\$[0-9]' "$work/pglog/$script.sql"; then
         echo "bench: $name.sql has a parameter bench/run.sh gives no value for" >&2
+        exit 1
+    fi
+    if grep -q ':MI\|:SS' "$work/pglog/$script.sql"; then
+        echo "bench: $name.sql has a time format pgbench would read as variables; add it to pgbench_script" >&2
         exit 1
     fi
 }
@@ -288,6 +293,7 @@ pgbench_run() { # LABEL RUN SCRIPT -D…
         "${as_pg[@]}" env PGOPTIONS="$service_session_options" "$pg_bindir/pgbench" -h "$STACK_PG_SOCKET_DIR" -p "$STACK_PG_PORT" -U postgres -n \
         -c "$connections" -j "$threads" -M prepared -T "$duration" -f "$work/pglog/$script" \
         -l --log-prefix="$work/pglog/pgbench_log" --sampling-rate=0.1 -D 'utc_format=YYYY-MM-DD"T"HH24:MI:SS"Z"' \
+        -D 'http_date_format=Dy, DD Mon YYYY HH24:MI:SS "GMT"' \
         -D "token_id=$token_id" -D "created_by=$created_by" -D "content_hash=\\x$content_hash" \
         -D force=false -D compare_limit=100 "$@" schema_registry
     statements_report "$label.$run"
