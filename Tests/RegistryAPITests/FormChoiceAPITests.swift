@@ -2,8 +2,9 @@ import Registry
 import Testing
 import TestSupport
 
-/// Over HTTP, an enum with associated values is a `choice` and an `allOf` of objects one group,
-/// and the value the panel builds from a choice, `{"case": {…}}`, is what `:check` accepts.
+/// Over HTTP, an enum with associated values is a `choice`, an `allOf` of objects one group and
+/// an optional `$ref`'d enum a nullable `select`, and the values the panel builds from them
+/// (`{"case": {…}}`, an option, null) are what `:check` accepts.
 @Suite struct FormChoiceAPITests {
     let tenant: Tenant
 
@@ -44,6 +45,28 @@ import TestSupport
             let response = try tenant.post(
                 ["application": .string(tenant.code), "event": "update", "content_state": ["phase": try JSONParser.parse(value)]],
                 path: "/api/live_activity_schemas/Phased/1:check")
+            #expect(response.status == 200)
+            #expect(try response.json()["valid"] == .bool(valid), "\(value): \(response.bodyText)")
+        }
+    }
+
+    /// `status: Status?` as `schema-from-swift` writes it.
+    @Test func anOptionalReferencedEnumIsANullableSelectAndNullChecksValid() throws {
+        let schema = ##"""
+            {"type":"object","properties":{"status":{"anyOf":[{"$ref":"#/$defs/Status"},{"type":"null"}]}},
+             "$defs":{"Status":{"type":"string","enum":["on_time","delayed"]}}}
+            """##
+        _ = try tenant.publish("OptionalStatus", schema, version: 1)
+        let form = try tenant.request("GET", "/api/live_activity_schemas/OptionalStatus/1/form?application=\(tenant.code)")
+        #expect(form.status == 200)
+        let field = try #require(try form.json()["form"]?["content"]?["fields"]?.arrayValue?.first)
+        #expect(field["widget"] == "select")
+        #expect(field["nullable"] == .bool(true))
+        #expect(field["options"]?.arrayValue?.compactMap { $0["value"] } == ["on_time", "delayed"])
+        for (value, valid) in [("null", true), (#""delayed""#, true), (#""late""#, false)] {
+            let response = try tenant.post(
+                ["application": .string(tenant.code), "event": "update", "content_state": ["status": try JSONParser.parse(value)]],
+                path: "/api/live_activity_schemas/OptionalStatus/1:check")
             #expect(response.status == 200)
             #expect(try response.json()["valid"] == .bool(valid), "\(value): \(response.bodyText)")
         }

@@ -31,6 +31,10 @@ struct FieldSchema {
     private(set) var cases: [ChoiceCase]?
     /// The keyword (`oneOf` or `anyOf`) that gave `choices` or `cases`.
     private(set) var alternativesKeyword: String?
+    /// The keyword (`oneOf` or `anyOf`) of an optional written as two alternatives, one schema
+    /// and `{"type":"null"}` (Swift's `T?` of a `$ref`'d type, pydantic's `Optional[T]`): the
+    /// field is that schema, completed into this one, and it may also be null.
+    private(set) var nullAlternativeKeyword: String?
     /// In the order of the schema text.
     private var constraints: [(constraint: FormConstraint, value: JSONValue)] = []
 
@@ -67,6 +71,7 @@ struct FieldSchema {
 
     /// Reads `object`; as with `JSONObject`'s subscript, the first of repeated keys counts.
     init(_ object: JSONObject) {
+        var nonNullSchema: JSONObject?
         for (key, value) in object.members {
             switch Self.keyword(key) {
             case nil: break
@@ -87,7 +92,10 @@ struct FieldSchema {
             case .allOf?: Self.keep(&allOf, value)
             case .inexpressible?: inexpressibleKeyword = inexpressibleKeyword ?? key
             case .alternatives?:
-                if alternativesKeyword == nil, let options = Self.constantChoices(value) {
+                if alternativesKeyword == nil, nullAlternativeKeyword == nil, let schema = Self.nonNullAlternative(value) {
+                    nullAlternativeKeyword = key
+                    nonNullSchema = schema
+                } else if alternativesKeyword == nil, let options = Self.constantChoices(value) {
                     choices = options
                     alternativesKeyword = key
                 } else if alternativesKeyword == nil, let found = ChoiceCase.cases(in: value) {
@@ -100,7 +108,36 @@ struct FieldSchema {
                 if self[constraint] == nil { constraints.append((constraint, value)) }
             }
         }
+        guard let nonNullSchema, let keyword = nullAlternativeKeyword else { return }
+        if object.members.allSatisfy({ $0.key == keyword || Self.wordKeys.containsExactly($0.key) }) {
+            complete(with: FieldSchema(nonNullSchema))
+        } else {
+            // Anything else beside the two alternatives must hold as well (a `type` would
+            // refuse the null): the value's shape depends on several schemas.
+            inexpressibleKeyword = inexpressibleKeyword ?? keyword
+            nullAlternativeKeyword = nil
+        }
     }
+
+    /// Keywords that say something about a value without limiting it.
+    private static let wordKeys = ["title", "description", "default", "examples", "$comment", "deprecated"]
+
+    /// The schema beside `{"type":"null"}` in a list of exactly those two; nil for any other list.
+    private static func nonNullAlternative(_ value: JSONValue) -> JSONObject? {
+        guard case .array(let branches) = value, branches.count == 2 else { return nil }
+        let nullIndex = branches.firstIndex(where: isNullSchema)
+        guard let nullIndex, case .object(let other) = branches[1 - nullIndex], !isNullSchema(branches[1 - nullIndex])
+        else { return nil }
+        return other
+    }
+
+    /// `{"type":"null"}`, perhaps with words about it.
+    private static func isNullSchema(_ value: JSONValue) -> Bool {
+        guard case .object(let object) = value, object["type"] == .string("null") else { return false }
+        return object.members.allSatisfy { nullBranchKeys.containsExactly($0.key) }
+    }
+
+    private static let nullBranchKeys = ["type", "title", "description"]
 
     /// The options of `[{"const": v, "title": t}, …]`: branches that hold one constant and
     /// nothing but words about it; nil for any other list.
@@ -128,7 +165,7 @@ struct FieldSchema {
     /// merge's own business.)
     var unmergeableKeyword: String? {
         if let keyword = inexpressibleKeyword { return keyword }
-        if let keyword = alternativesKeyword { return keyword }
+        if let keyword = alternativesKeyword ?? nullAlternativeKeyword { return keyword }
         if enumValues != nil { return "enum" }
         if constValue != nil { return "const" }
         if items != nil { return "items" }

@@ -40,6 +40,7 @@ struct FieldTraits {
         }
         if schema.cases != nil {
             describeChoice(schema)
+            isNullable = schema.nullAlternativeKeyword != nil
             return
         }
         var options: [FormOption]?
@@ -58,8 +59,12 @@ struct FieldTraits {
             fallbackReason = Self.untypedReason(schema)
             return
         }
+        if isNullable, schema.nullAlternativeKeyword == "oneOf" {
+            fallbackReason = "oneOf refuses null here, because both of its schemas allow it"
+            return
+        }
         self.type = type
-        self.isNullable = isNullable
+        self.isNullable = isNullable || schema.nullAlternativeKeyword != nil
         constraints = schema.formConstraints
         if let options {
             widget = .select
