@@ -424,15 +424,18 @@ def step_webhook_delete_with_confirmation(p):
     assert status == 404, status
 
 
-def step_webhook_views_fit_a_phone(p):
+def step_webhook_views_fit_a_phone_and_have_their_titles(p):
     try:
         for width, height, mobile in WIDTHS:
             p.set_width(width, height, mobile=mobile)
+            titles = set()
             for address in (webhooks_hash(), webhooks_hash(STATE["id"]), webhooks_hash("new"), webhooks_hash(STATE["id"], "edit")):
                 open_place(p, address)
                 p.visible("#webhooks-title")
                 p.wait(lambda d: not p.find_all("#webhooks-view [aria-busy]"), "the view to load")
                 assert p.horizontal_overflow() <= 0, f"{address} @ {width}px: {p.horizontal_overflow()} px of horizontal scrolling"
+                titles.add(p.driver.title)
+            assert len(titles) == 4, f"the webhook views share titles: {titles}"
             p.shot(f"webhook-page-{width}")
     finally:
         p.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
@@ -519,5 +522,5 @@ STEPS = [
     step_webhook_rotate_secret_old_one_signs_during_grace,
     step_webhook_failing_receiver_shows_why,
     step_webhook_delete_with_confirmation,
-    step_webhook_views_fit_a_phone,
+    step_webhook_views_fit_a_phone_and_have_their_titles,
 ]

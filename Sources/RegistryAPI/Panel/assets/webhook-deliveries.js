@@ -39,7 +39,7 @@ function attempt(delivery, onRedeliver) {
       : null,
     cursor ? h('button', {
       type: 'button', class: 'secondary small redeliver-one', dataset: { cursor },
-      'aria-label': `Send ${delivery.webhook_id} again`, onclick: () => onRedeliver(cursor, delivery.webhook_id),
+      'aria-label': `Send again: ${delivery.webhook_id}`, onclick: () => onRedeliver(cursor, delivery.webhook_id),
     }, 'Send again') : null);
 }
 
