@@ -22,15 +22,17 @@ import steps_care
 import steps_lifecycle
 import steps_shell
 import steps_version
+import steps_webhooks
 
 TYPE = None  # chosen once the API answers
 
 
 # --- the steps ----------------------------------------------------------------------------
 # Steps for the version page, the panel's shell, care for what people type, a version's life
-# (states, pins, metadata, search) and accessibility live in steps_version.py, steps_shell.py,
-# steps_care.py, steps_lifecycle.py and steps_a11y.py; each exports STEPS, run after the core
-# steps below.
+# (states, pins, metadata, search), webhooks and accessibility live in steps_version.py,
+# steps_shell.py, steps_care.py, steps_lifecycle.py, steps_webhooks.py and steps_a11y.py; each
+# exports STEPS, run after the core steps below (the webhooks' subscriptions stay for the
+# accessibility pass and are removed after it).
 
 def step_page_is_served_safely(p):
     with urllib.request.urlopen(BASE + "/panel/", timeout=10) as response:
@@ -379,7 +381,9 @@ STEPS = [
     *steps_shell.STEPS,
     *steps_care.STEPS,
     *steps_lifecycle.STEPS,
+    *steps_webhooks.STEPS,
     *steps_a11y.STEPS,
+    steps_webhooks.step_webhooks_removed,
     step_sign_out,
     step_no_console_errors,
 ]

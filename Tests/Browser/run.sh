@@ -71,7 +71,10 @@ export STACK_BIN
 stack_start_postgres
 stack_migrate
 stack_tenant panel-test
-stack_start_registry REGISTRY_HTTP_WORKERS=4
+# Webhooks reach the browser test's receiver on 127.0.0.1 over plain http; the delivery worker
+# looks for due events every 200 ms so a queued event arrives while the step waits.
+stack_start_registry REGISTRY_HTTP_WORKERS=4 REGISTRY_WEBHOOK_ALLOW_PRIVATE=1 REGISTRY_WEBHOOK_ALLOW_HTTP=1 \
+    REGISTRY_WEBHOOK_POLL_MS=200
 
 artifacts="${PANEL_ARTIFACTS:-$PWD/Tests/artifacts/panel}"
 echo "==> CI artefacts: the panel's screenshots go to $artifacts/" >&2

@@ -19,6 +19,7 @@ from typing import Callable
 from harness import *  # noqa: F403
 from a11y_checks import FOCUS_PROBE, axe_violations, focus_ring_problem, focus_ring_problems, set_scheme
 from steps_shell import UNAVAILABLE, go, hash_segment, issue_token, search, type_hash
+import steps_webhooks
 
 TOKEN_KEY = "schema-registry.token"
 WIDTHS = [(1280, 900, False), (390, 844, True)]  # (width, height, mobile)
@@ -233,6 +234,7 @@ VIEWS = [
     View("type-details-form", open_type_details_form),
     View("deprecated-version", open_deprecated_version),
     View("search-results", open_search_results),
+    *(View(*view) for view in steps_webhooks.VIEWS),
 ]
 
 

@@ -9,7 +9,8 @@ import Registry
 /// handler), `json-text.js` (pretty JSON keeping the published order), `form-render.js` (form
 /// descriptor → inputs), `version-view.js` (with `try-values.js`, `check-values.js`,
 /// `push-preview.js`, `problem-words.js`, `diff-view.js`, `policy-view.js` and their helpers),
-/// `publish-view.js` (with `drafts.js` and `draft-diff.js`), `sidebar.js`, `token-status.js`,
+/// `publish-view.js` (with `drafts.js` and `draft-diff.js`), `webhooks-view.js` (with
+/// `webhook-form.js`, `webhook-page.js` and `webhook-deliveries.js`), `sidebar.js`, `token-status.js`,
 /// `dialogs.js`, `router.js`, `workspace.js` and `app.js` (sign-in and sign-out).
 enum PanelAssets {
     /// One served file with its precomputed strong entity tag.

@@ -112,6 +112,9 @@ const versionPath = (attributesType, version) =>
 
 const typePath = (attributesType) => `/api/live_activity_types/${pathSegment(attributesType)}`;
 
+const webhooksPath = (application) => `/api/applications/${pathSegment(application)}/webhooks`;
+const webhookPath = (application, id) => `${webhooksPath(application)}/${pathSegment(id)}`;
+
 export const api = {
   // --- the version page: values, pushes, diffs, policy, identity, scope ---
   /** `:check`: {valid, problems: [{path, message, severity}]}. */
@@ -238,5 +241,40 @@ export const api = {
   /** One page of audit events, newest first: {audit_events, next_page_token?}. Needs scope admin. */
   auditEvents(application, { attributesType, pageSize, pageToken } = {}) {
     return request('GET', '/api/audit_events', { query: { application, attributesType, pageSize, pageToken } });
+  },
+  // --- webhooks: an application's subscriptions and their delivery logs (admin) ---
+  /** [{id, url, events, type_prefix, description, enabled, disabled_reason, failures, next_attempt_at, …}], oldest first. */
+  async webhooks(application) {
+    return (await request('GET', webhooksPath(application))).webhooks ?? [];
+  },
+  async webhook(application, id) {
+    return (await request('GET', webhookPath(application, id))).webhook;
+  },
+  /** {webhook, secret}: the secret is in this answer only. */
+  createWebhook(application, settings) {
+    return request('POST', webhooksPath(application), { body: settings });
+  },
+  /** Replaces the fields given (`url`, `events`, `type_prefix`, `description`, `enabled`). */
+  async updateWebhook(application, id, changes) {
+    return (await request('PATCH', webhookPath(application, id), { body: changes })).webhook;
+  },
+  deleteWebhook(application, id) {
+    return request('DELETE', webhookPath(application, id));
+  },
+  /** {webhook, secret}: a new secret; the old one signs beside it for `graceSeconds`. */
+  rotateWebhookSecret(application, id, graceSeconds) {
+    return request('POST', `${webhookPath(application, id)}:rotate_secret`, { body: { grace_seconds: graceSeconds } });
+  },
+  /** Queues a test event: {webhook_id}. */
+  testWebhook(application, id) {
+    return request('POST', `${webhookPath(application, id)}:test`);
+  },
+  /** Sends one event again (`event`: its cursor) or every event after a cursor (`since`). */
+  redeliverWebhook(application, id, { event, since }) {
+    return request('POST', `${webhookPath(application, id)}:redeliver`, { body: event !== undefined ? { event } : { since } });
+  },
+  /** One page of the delivery log, newest first: {deliveries: [{id, at, webhook_id, type, status, succeeded, latency_ms, error, response}], next_page_token?}. */
+  webhookDeliveries(application, id, { pageSize, pageToken } = {}) {
+    return request('GET', `${webhookPath(application, id)}/deliveries`, { query: { pageSize, pageToken } });
   },
 };

@@ -56,12 +56,17 @@ export async function confirmLeave(attributesType) {
   return (await ask(dialog)) || 'stay';
 }
 
-/** A yes/no question: `title`, `body` (nodes), the confirm button's text; true when confirmed. */
-export async function confirmAction(title, body, confirmLabel) {
+/**
+ * A yes/no question: `title`, `body` (nodes), the confirm button's text; true when confirmed.
+ * `danger` draws the confirm button red, for what cannot be undone.
+ */
+export async function confirmAction(title, body, confirmLabel, { danger = false } = {}) {
   const dialog = $('#confirm-dialog');
   $('#confirm-title', dialog).textContent = title;
   $('#confirm-text', dialog).replaceChildren(...body);
-  $('#confirm-ok', dialog).textContent = confirmLabel;
+  const confirm = $('#confirm-ok', dialog);
+  confirm.textContent = confirmLabel;
+  confirm.className = danger ? 'danger' : 'primary';
   return (await ask(dialog)) === 'confirm';
 }
 

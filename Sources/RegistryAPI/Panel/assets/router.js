@@ -8,6 +8,9 @@
 //   #/app/CODE/type/NAME/publish               publish a new version of NAME
 //   #/app/CODE/type/NAME/audit                 the type's audit trail
 //   #/app/CODE/type/NAME/version/N[/TAB]       one version, optionally on a tab (form, json, …)
+//   #/app/CODE/webhooks                        the application's webhook subscriptions (admin)
+//   #/app/CODE/webhooks/new                    subscribe a URL
+//   #/app/CODE/webhooks/ID[/edit]              one subscription and its delivery log, or its form
 //
 // Codes and names are percent-encoded as one segment each (`/`, `%`, `#`, `?` and dots
 // included), so every name, `.` and `..` too, round-trips exactly.
@@ -19,14 +22,18 @@ function decode(segment) {
   try { return decodeURIComponent(segment); } catch { return null; }
 }
 
-/** `{app, type, version, tab, query, view}` of a hash; `view` is app, publish, search, type, audit or version. */
+/**
+ * `{app, type, version, tab, query, webhook, view}` of a hash; `view` is app, publish, search,
+ * type, audit, version or webhooks (`webhook` then names `new` or a subscription's id, `tab` its `edit`).
+ */
 export function parseHash(hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decode);
-  const route = { app: null, type: null, version: null, tab: null, query: '', view: 'app' };
+  const route = { app: null, type: null, version: null, tab: null, query: '', webhook: null, view: 'app' };
   if (parts.includes(null) || parts[0] !== 'app' || !parts[1]) return route;
   route.app = parts[1];
   if (parts[2] === 'publish' && parts.length === 3) return { ...route, view: 'publish' };
   if (parts[2] === 'search' && parts.length <= 4) return { ...route, view: 'search', query: parts[3] ?? '' };
+  if (parts[2] === 'webhooks') return webhooksRoute(route, parts.slice(3));
   if (parts[2] !== 'type' || !parts[3]) return route;
   route.type = parts[3];
   const rest = parts.slice(4);
@@ -39,9 +46,23 @@ export function parseHash(hash) {
   return { ...route, view: 'type' };
 }
 
+/** The webhooks' places: the list, `new`, an id (digits, no leading zero) and its `edit`; else the list. */
+function webhooksRoute(route, rest) {
+  const place = { ...route, view: 'webhooks' };
+  if (rest.length === 1 && rest[0] === 'new') return { ...place, webhook: 'new' };
+  if (/^[1-9]\d{0,17}$/.test(rest[0] ?? '') && (rest.length === 1 || (rest.length === 2 && rest[1] === 'edit'))) {
+    return { ...place, webhook: rest[0], tab: rest[1] ?? null };
+  }
+  return place;
+}
+
 /** The hash of a route (the inverse of parseHash). */
-export function hashOf({ app, type = null, version = null, tab = null, query = '', view = null }) {
+export function hashOf({ app, type = null, version = null, tab = null, query = '', webhook = null, view = null }) {
   let hash = `#/app/${encode(app)}`;
+  if (type === null && view === 'webhooks') {
+    if (webhook === null) return `${hash}/webhooks`;
+    return `${hash}/webhooks/${encode(webhook)}${tab === 'edit' && webhook !== 'new' ? '/edit' : ''}`;
+  }
   if (type === null && view === 'search') return `${hash}/search${query ? `/${encode(query)}` : ''}`;
   if (type === null) return view === 'publish' ? `${hash}/publish` : hash;
   hash += `/type/${encode(type)}`;

@@ -1,6 +1,7 @@
 // The workspace: renders the place the address names (router.js) — the sidebar's application,
-// a type's versions, one version, the publish editor, the audit trail or the search — and the
-// changes made from there (publish, delete, a version's state, the latest pin, metadata).
+// a type's versions, one version, the publish editor, the audit trail, the search or the
+// application's webhooks — and the changes made from there (publish, delete, a version's state,
+// the latest pin, metadata).
 
 import { $, h, show, focusHeading, timeElement, plural, wrappable } from './dom.js';
 import { api, session } from './api.js';
@@ -9,6 +10,7 @@ import { markBreakingVersions } from './version-badges.js';
 import { renderPublishView, compatibilityReport } from './publish-view.js';
 import { renderAuditView } from './audit-view.js';
 import { renderSearchView } from './search-view.js';
+import { renderWebhooksView } from './webhooks-view.js';
 import { renderTypeAbout } from './type-about.js';
 import { latestVersion, stateBadge, stateLine } from './version-states.js';
 import { usageSummary } from './usage-view.js';
@@ -37,7 +39,7 @@ function setTitle(...parts) {
   document.title = [...parts.filter(Boolean), 'Schema Registry'].join(' · ');
 }
 
-const CONTENT_VIEWS = ['status-view', 'version-view', 'publish-view', 'audit-view', 'search-view', 'welcome-view'];
+const CONTENT_VIEWS = ['status-view', 'version-view', 'publish-view', 'audit-view', 'search-view', 'webhooks-view', 'welcome-view'];
 
 let sidebar = null;
 let renderCount = 0;
@@ -95,6 +97,10 @@ export async function render(route) {
     sidebar.open(app);
   }
   $('#search-link').href = hashOf({ app, view: 'search' });
+  const webhooksLink = $('#webhooks-link');
+  webhooksLink.href = hashOf({ app, view: 'webhooks' });
+  if (route.view === 'webhooks') webhooksLink.setAttribute('aria-current', 'page');
+  else webhooksLink.removeAttribute('aria-current');
   sidebar.mark(route.type);
   if (route.type === null) {
     state.versions = null; // coming back to a type loads it afresh
@@ -102,6 +108,7 @@ export async function render(route) {
     show($('#versions-view'), false);
     if (route.view === 'publish') openPublish(route, []);
     else if (route.view === 'search') openSearch(route, isCurrent);
+    else if (route.view === 'webhooks') openWebhooks(route, isCurrent);
     else {
       setTitle(`Types of ${app}`);
       showContent('welcome-view');
@@ -248,6 +255,33 @@ function openSearch(route, isCurrent) {
   showContent('search-view');
   if (query) focusHeading($('#search-view'));
   else $('#search-words')?.focus();
+}
+
+function openWebhooks(route, isCurrent) {
+  const { app } = route;
+  if (scope() !== 'admin') {
+    setTitle('Webhooks need an admin token');
+    focusHeading(explain('Webhooks need an admin token',
+      `This token has scope ${scope() ?? 'unknown'}: only an admin token sees and manages an application's webhooks. `,
+      appLink(app, 'Back to the types'), '.'));
+    return;
+  }
+  const place = (webhook, tab = null) => hashOf({ app, view: 'webhooks', webhook: webhook === null ? null : String(webhook), tab });
+  renderWebhooksView($('#webhooks-view'), {
+    application: app, route, isCurrent, onUnauthenticated: showError, setTitle, place,
+    // A move after a change (created, saved, deleted) replaces the place it leaves and keeps its message.
+    go: (webhook, tab = null, message = null) => {
+      const target = { app, view: 'webhooks', webhook: webhook === null ? null : String(webhook), tab };
+      if (!message) {
+        navigate(target);
+        return;
+      }
+      clearMessages();
+      notify(message);
+      goWithMessage(target, { replace: true });
+    },
+  });
+  showContent('webhooks-view');
 }
 
 // --- changes: a version's state, the latest pin, metadata, delete, publish ----------------
