@@ -61,4 +61,16 @@ import Testing
             "time": "2026-12-02T00:00:00Z", "cursor": "abc",
         ])
     }
+
+    /// The deliveries log names each attempt's cursor by reading it back from the id.
+    @Test func theCursorIsReadBackFromAFeedEventsIdOnly() {
+        let event = ChangeEvent(cursor: ChangeCursor(xid: 7, id: 3), kind: .published, attributesType: "Ride", version: 2, at: "2026-12-02T00:00:00Z")
+        let message = WebhookMessage(event: event, applicationCode: "app", cursorToken: "7.3_x")
+        #expect(WebhookMessage.cursorToken(ofID: message.id) == "7.3_x")
+        let test = WebhookMessage(testNumber: 12, applicationCode: "app", time: "2026-12-02T00:00:00Z")
+        #expect(test.id == WebhookMessage.testID(12))
+        for id in [test.id, "msg_", "", "evt_7.3", "MSG_7.3"] {
+            #expect(WebhookMessage.cursorToken(ofID: id) == nil, "\(id)")
+        }
+    }
 }

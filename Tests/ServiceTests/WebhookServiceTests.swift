@@ -112,6 +112,18 @@ import TestSupport
         let deliveries = try tenant.request("GET", "/api/applications/\(tenant.code)/webhooks/\(id)/deliveries").json()["deliveries"]?.arrayValue ?? []
         #expect(deliveries.compactMap { $0["status"]?.integerLexemeValue }.reversed() == [200, 500, 200, 200, 0, 302, 200, 410])
         #expect(deliveries.compactMap { $0["succeeded"] == true ? 1 : nil }.count == 3)
+        var bodyCursors: [String: String] = [:]
+        for entry in log {
+            if let id = entry["id"]?.stringValue, case .string(let body)? = entry["body"],
+                let cursor = try JSONParser.parse(Array(body.utf8))["cursor"]?.stringValue
+            {
+                bodyCursors[id] = cursor
+            }
+        }
+        #expect(bodyCursors.count == 4)
+        #expect(
+            deliveries.allSatisfy { $0["cursor"]?.stringValue == bodyCursors[$0["webhook_id"]?.stringValue ?? ""] },
+            "each attempt names the cursor its body carried, which :redeliver takes")
         let errors = deliveries.compactMap { $0["error"]?.stringValue }.joined(separator: " | ")
         #expect(errors.contains("redirects are not followed"))
         #expect(errors.contains("imed out") || errors.contains("timeout"), "\(errors)")
@@ -150,6 +162,11 @@ import TestSupport
         let log = try eventually(seconds: 10, { try receiver.log() }, until: { !$0.isEmpty })
         #expect(log.first?["verified_by"] == [0, 1])
         #expect(try log.first?["id"]?.stringValue == test.json()["webhook_id"]?.stringValue)
+        let attempt = try eventually(
+            seconds: 10, { try tenant.request("GET", path + "/deliveries").json()["deliveries"]?.arrayValue?.first },
+            until: { $0 != nil })
+        #expect(attempt?["type"] == "test")
+        #expect(attempt?["cursor"] == .null, "a test event names no feed event")
         _ = try tenant.request("POST", path + ":rotate_secret", body: #"{"grace_seconds": 0}"#)
         let newest = try #require(try tenant.request("GET", path).json()["webhook"]).self
         #expect(newest["previous_secret_until"] == .null)

@@ -8,7 +8,7 @@ public struct WebhookMessage: Sendable, Equatable {
 
     /// - Parameter cursorToken: the feed cursor just after the event, as `/api/changes` spells it.
     public init(event: ChangeEvent, applicationCode: String, cursorToken: String) {
-        id = "msg_" + cursorToken
+        id = Self.eventIDPrefix + cursorToken
         type = event.kind.rawValue
         let object: JSONObject = [
             "type": .string(event.kind.rawValue),
@@ -23,9 +23,25 @@ public struct WebhookMessage: Sendable, Equatable {
 
     /// A test event asked for on a subscription: the id names the request, so each is new.
     public init(testNumber: Int64, applicationCode: String, time: String) {
-        id = "msg_test_\(testNumber)"
+        id = Self.testID(testNumber)
         type = "test"
         let object: JSONObject = ["type": .string("test"), "application": .string(applicationCode), "time": .string(time)]
         body = Array(JSONWriter.string(.object(object)).utf8)
+    }
+
+    private static let eventIDPrefix = "msg_"
+    private static let testIDPrefix = "msg_test_"
+
+    /// The `webhook-id` of the test event queued as `testNumber`.
+    public static func testID(_ testNumber: Int64) -> String { testIDPrefix + String(testNumber) }
+
+    /// The feed cursor of the event a `webhook-id` was made for, which redelivery takes; nil
+    /// for a test event's id, which names no feed event.
+    public static func cursorToken(ofID id: String) -> String? {
+        let bytes = Array(id.utf8)
+        guard bytes.starts(with: eventIDPrefix.utf8), !bytes.starts(with: testIDPrefix.utf8),
+            bytes.count > eventIDPrefix.utf8.count
+        else { return nil }
+        return String(decoding: bytes[eventIDPrefix.utf8.count...], as: UTF8.self)
     }
 }

@@ -97,7 +97,7 @@ enum WebhookHandlers {
             try call.store.run { try $0.queueWebhookTest(application: application, id: id) }
         }
         guard let number else { throw notFound(id) }
-        return JSONResponse.make(["webhook_id": .string("msg_test_\(number)")])
+        return JSONResponse.make(["webhook_id": .string(WebhookMessage.testID(number))])
     }
 
     /// `{"event": cursor}` sends the event at that cursor (a delivery body's `cursor`) again;
@@ -146,6 +146,7 @@ enum WebhookHandlers {
             "deliveries": .array(attempts.map { attempt in
                 [
                     "id": .number(String(attempt.id)), "at": .string(attempt.at), "webhook_id": .string(attempt.messageID),
+                    "cursor": WebhookMessage.cursorToken(ofID: attempt.messageID).map(JSONValue.string) ?? .null,
                     "type": .string(attempt.eventType), "status": .number(String(attempt.status)),
                     "succeeded": .bool(attempt.succeeded), "latency_ms": .number(String(attempt.latencyMilliseconds)),
                     "error": .string(attempt.error), "response": .string(attempt.responseHead),

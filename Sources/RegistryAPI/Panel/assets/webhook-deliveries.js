@@ -11,19 +11,10 @@ const PAGE_SIZE = 20;
 const WATCH_TRIES = 20; // after a test or a redelivery, the log is read again up to this many times
 const WATCH_MS = 1000;
 
-/**
- * The cursor of a feed event's delivery, or null for a test event: a feed event's webhook-id is
- * `msg_` and the feed cursor after it (the `cursor` of its body), a test event's `msg_test_N`.
- */
-export function cursorOf(delivery) {
-  const id = delivery.webhook_id ?? '';
-  return id.startsWith('msg_') && !id.startsWith('msg_test_') ? id.slice(4) : null;
-}
-
 const answerWords = (delivery) => (delivery.status ? `HTTP ${delivery.status}` : 'no answer');
 
 function attempt(delivery, onRedeliver) {
-  const cursor = cursorOf(delivery);
+  const cursor = delivery.cursor; // null for a test event, which no feed event stands behind
   const outcome = delivery.succeeded
     ? h('span', { class: 'badge delivery-ok' }, '✓ Delivered')
     : h('span', { class: 'badge delivery-failed' }, '✗ Failed');
