@@ -10,9 +10,12 @@ import Registry
 /// there writes nothing either, not even an audit event.
 public struct ApplicationTransfer: Sendable {
     public let pool: ConnectionPool
+    /// Seals the fresh secrets of imported webhooks; nil stores them as issued.
+    public let webhookSecretKey: WebhookSecretKey?
 
-    public init(pool: ConnectionPool) {
+    public init(pool: ConnectionPool, webhookSecretKey: WebhookSecretKey? = nil) {
         self.pool = pool
+        self.webhookSecretKey = webhookSecretKey
     }
 
     /// What an import did or, with conflicts or in a dry run, would have done.
@@ -198,7 +201,7 @@ public struct ApplicationTransfer: Sendable {
             // it) and enables it. One with the same URL, events and prefix already here is kept.
             let parameters: [(any PGParameter)?] = [
                 application.id, webhook.url, PostgresSchemaStore.eventList(webhook.events), webhook.typePrefix, webhook.description,
-                WebhookSecret.generate(),
+                WebhookSecretEnvelope.stored(WebhookSecret.generate(), key: webhookSecretKey),
             ]
             if try !connection.execute(Self.importWebhook, parameters).rows.isEmpty { outcome.webhooksAdded += 1 }
         }

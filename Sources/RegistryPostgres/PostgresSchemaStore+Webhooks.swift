@@ -1,7 +1,9 @@
 import Registry
 
 /// Managing webhook subscriptions: each change is one statement with its audit event (the
-/// subscription's id added to the event's details in SQL). Delivery is `WebhookQueue`'s.
+/// subscription's id added to the event's details in SQL). A secret is written in its stored
+/// form (`WebhookSecretEnvelope.stored`: sealed when the store has a key) by the same statement.
+/// Delivery is `WebhookQueue`'s.
 extension PostgresSchemaStore {
     /// Subscriptions one application may have; creating more is a 400.
     public static let maxWebhooksPerApplication = 100
@@ -29,7 +31,7 @@ extension PostgresSchemaStore {
         let event = Self.webhookAudit(application, .webhookCreate, actor, settings)
         let parameters: [(any PGParameter)?] = [
             application.id, settings.url ?? "", Self.eventList(settings.events ?? []), settings.typePrefix ?? "",
-            settings.description ?? "", settings.enabled ?? true, secret,
+            settings.description ?? "", settings.enabled ?? true, WebhookSecretEnvelope.stored(secret, key: webhookSecretKey),
         ]
         return try pool.run(
             StoreStatement(statement: Self.webhookCreate, parameters: parameters + event.parameters, retry: .never) {
@@ -66,7 +68,9 @@ extension PostgresSchemaStore {
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .webhookRotateSecret, applicationID: application.id,
             details: ["grace_seconds": .number(String(graceSeconds))])
-        let parameters: [(any PGParameter)?] = [application.id, id, secret, graceSeconds]
+        let parameters: [(any PGParameter)?] = [
+            application.id, id, WebhookSecretEnvelope.stored(secret, key: webhookSecretKey), graceSeconds,
+        ]
         return try pool.run(
             StoreStatement(statement: Self.webhookRotateSecret, parameters: parameters + event.parameters, retry: .never) {
                 try $0.rows.first.map { try WebhookSubscription(row: $0) }

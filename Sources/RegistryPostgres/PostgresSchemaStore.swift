@@ -6,11 +6,14 @@ import Registry
 public struct PostgresSchemaStore: SchemaStore {
     /// Exposed so the service can report pool stats and share it with admin and migrations.
     public let pool: ConnectionPool
+    /// Seals the webhook signing secrets this store writes; nil stores them as issued.
+    public let webhookSecretKey: WebhookSecretKey?
 
     /// Opens nothing: the pool connects on first use, so the service can start while the
     /// database is still coming up.
-    public init(pool: ConnectionPool) {
+    public init(pool: ConnectionPool, webhookSecretKey: WebhookSecretKey? = nil) {
         self.pool = pool
+        self.webhookSecretKey = webhookSecretKey
     }
 
     public func application(code: String) throws -> Application? {

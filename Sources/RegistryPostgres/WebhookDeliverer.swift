@@ -9,6 +9,11 @@ import Synchronization
 /// later events wait behind it while every other subscription goes on. Events are read only
 /// once final (`registry_feed_horizon`), so nothing is sent before its commit.
 ///
+/// Signing secrets are opened with the operator's key just before each delivery is signed, and
+/// nowhere else. One that does not open (sealed with no key here, or another key) sends
+/// nothing: the attempt is logged with the reason, and the subscription is tried again on the
+/// backoff schedule but never disabled for it, so it resumes once the replica has the key.
+///
 /// Runs on threads of its own (a delivery blocks for up to its timeout), never on an event loop.
 public final class WebhookDeliverer: Sendable {
     public struct Settings: Sendable {
@@ -33,15 +38,19 @@ public final class WebhookDeliverer: Sendable {
         public var delivered = 0
         public var failed = 0
         public var disabled = 0
+        /// Deliveries not sent because the signing secret did not open.
+        public var secretUnreadable = 0
     }
 
     private let queue: WebhookQueue
     private let transport: any WebhookTransport
+    private let secretKey: WebhookSecretKey?
     private let settings: Settings
     private let clock: @Sendable () -> Double
     private let jitter: @Sendable () -> Double
     private let cursorToken: @Sendable (ChangeCursor) -> String
     private let onError: @Sendable (any Error) -> Void
+    private let onUnreadableSecret: @Sendable (_ subscription: Int64, WebhookSecretUnreadable) -> Void
     /// Names this process in leases and the attempt log.
     public let replica: String
     private let state = Mutex(State())
@@ -53,18 +62,21 @@ public final class WebhookDeliverer: Sendable {
     }
 
     public init(
-        pool: ConnectionPool, transport: any WebhookTransport, settings: Settings = Settings(), replica: String,
-        clock: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        cursorToken: @escaping @Sendable (ChangeCursor) -> String, onError: @escaping @Sendable (any Error) -> Void = { _ in }
+        pool: ConnectionPool, transport: any WebhookTransport, secretKey: WebhookSecretKey? = nil, settings: Settings = Settings(),
+        replica: String, clock: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        cursorToken: @escaping @Sendable (ChangeCursor) -> String, onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onUnreadableSecret: @escaping @Sendable (_ subscription: Int64, WebhookSecretUnreadable) -> Void = { _, _ in }
     ) {
         queue = WebhookQueue(pool: pool)
         self.transport = transport
+        self.secretKey = secretKey
         self.settings = settings
         self.replica = replica
         self.clock = clock
         self.jitter = jitter
         self.cursorToken = cursorToken
         self.onError = onError
+        self.onUnreadableSecret = onUnreadableSecret
     }
 
     public var counts: Counts { state.withLock { $0.counts } }
@@ -162,11 +174,20 @@ public final class WebhookDeliverer: Sendable {
     /// disables the subscription) and gives the lease back. True when it was delivered.
     private func send(_ message: WebhookMessage, _ claim: inout WebhookQueue.Claim) throws -> Bool {
         let timestamp = clock()
+        let secrets: [String]
+        do throws(WebhookSecretUnreadable) {
+            secrets = try claim.storedSecrets.map { stored throws(WebhookSecretUnreadable) in
+                try WebhookSecretEnvelope.open(stored, with: secretKey)
+            }
+        } catch {
+            try postpone(message, claim, at: timestamp, because: error)
+            return false
+        }
         let headers: [(name: String, value: String)] = [
             ("content-type", "application/json"),
             ("webhook-id", message.id),
             ("webhook-timestamp", String(Int64(timestamp))),
-            ("webhook-signature", WebhookSignature.header(secrets: claim.secrets, messageID: message.id, timestamp: Int64(timestamp), body: message.body)),
+            ("webhook-signature", WebhookSignature.header(secrets: secrets, messageID: message.id, timestamp: Int64(timestamp), body: message.body)),
         ]
         let started = ContinuousClock.now
         let response = transport.post(url: claim.url, headers: headers, body: message.body)
@@ -191,5 +212,18 @@ public final class WebhookDeliverer: Sendable {
             state.withLock { $0.counts.failed += 1 }
         }
         return false
+    }
+
+    /// Records an attempt that sent nothing because a secret did not open, and tries again on
+    /// the backoff schedule.
+    private func postpone(_ message: WebhookMessage, _ claim: WebhookQueue.Claim, at timestamp: Double, because reason: WebhookSecretUnreadable)
+        throws
+    {
+        let response = WebhookResponse(status: 0, error: reason.description)
+        try queue.record(claim, at: timestamp, message: message, response: response, latencyMilliseconds: 0, replica: replica)
+        state.withLock { $0.counts.secretUnreadable += 1 }
+        onUnreadableSecret(claim.id, reason)
+        let delay = settings.backoff.delay(afterFailures: claim.failures + 1, jitter: jitter())
+        _ = try queue.postponed(claim, holder: replica, nextAttemptAt: clock() + delay)
     }
 }

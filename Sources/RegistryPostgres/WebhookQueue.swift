@@ -21,8 +21,9 @@ public struct WebhookQueue: Sendable {
         public let url: String
         public let events: [ChangeKind]
         public let typePrefix: String
-        /// Newest first: the current secret, then the previous one during its grace period.
-        public let secrets: [String]
+        /// Newest first: the current secret, then the previous one during its grace period, as
+        /// stored (`WebhookSecretEnvelope`): opened only when a delivery is signed.
+        public let storedSecrets: [String]
         public var failures: Int
         public let firstFailureAt: Double?
         public var position: ChangeCursor
@@ -48,7 +49,7 @@ public struct WebhookQueue: Sendable {
                 guard let xid = UInt64(try row.string(11)) else { throw RegistryError.internal() }
                 return Claim(
                     id: try row.int64(0), application: application, url: try row.string(4), events: events,
-                    typePrefix: try row.string(6), secrets: [try row.string(7)] + [try row.optionalString(8)].compactMap { $0 },
+                    typePrefix: try row.string(6), storedSecrets: [try row.string(7)] + [try row.optionalString(8)].compactMap { $0 },
                     failures: Int(try row.int32(9)), firstFailureAt: try row.optionalString(10).flatMap(Double.init),
                     position: ChangeCursor(xid: xid, id: try row.int64(12)))
             })
@@ -92,6 +93,13 @@ public struct WebhookQueue: Sendable {
     /// The head failed: tried again at `nextAttemptAt`; the lease is given back.
     public func failed(_ claim: Claim, holder: String, now: Double, nextAttemptAt: Double) throws -> Bool {
         try fenced(Self.failedWrite, [claim.id, holder, now, nextAttemptAt])
+    }
+
+    /// The head cannot be signed (its secret does not open here): tried again at
+    /// `nextAttemptAt`, the failures counted for the backoff, and the lease given back. The
+    /// retry window is not started: the receiver did not fail, so this never disables.
+    public func postponed(_ claim: Claim, holder: String, nextAttemptAt: Double) throws -> Bool {
+        try fenced(Self.postponeWrite, [claim.id, holder, nextAttemptAt])
     }
 
     /// Disables the subscription with `reason` and its audit event.
@@ -145,6 +153,7 @@ public struct WebhookQueue: Sendable {
     static let advancePosition = PGStatement(file: "webhook_advance")
     static let succeededWrite = PGStatement(file: "webhook_succeeded")
     static let failedWrite = PGStatement(file: "webhook_failed")
+    static let postponeWrite = PGStatement(file: "webhook_postpone")
     static let disableWrite = PGStatement(file: "webhook_disable")
     static let releaseWrite = PGStatement(file: "webhook_release")
     static let recordAttempt = PGStatement(file: "webhook_record_attempt")

@@ -58,9 +58,9 @@ enum AdminCommand {
                 print(tokenLine(token))
             }
         case "export":
-            try TransferCommands.export(arguments, transfer: ApplicationTransfer(pool: pool))
+            try TransferCommands.export(arguments, transfer: ApplicationTransfer(pool: pool, webhookSecretKey: configuration.webhookSecretKey))
         case "import":
-            try TransferCommands.importing(arguments, transfer: ApplicationTransfer(pool: pool))
+            try TransferCommands.importing(arguments, transfer: ApplicationTransfer(pool: pool, webhookSecretKey: configuration.webhookSecretKey))
         default:
             preconditionFailure("every action in `actions` is handled above")
         }

@@ -65,6 +65,8 @@ struct Configuration: Sendable {
     var webhookRetryFirstSeconds: Int
     var webhookRetryMaxSeconds: Int
     var webhookRetryWindowSeconds: Int
+    /// Seals webhook signing secrets at rest; nil: they are stored as issued.
+    var webhookSecretKey: WebhookSecretKey?
 
     /// The main listener's address, as the HTTP server takes it.
     var listenHost: String { listen.host }
@@ -230,6 +232,13 @@ struct Configuration: Sendable {
             "REGISTRY_WEBHOOK_RETRY_WINDOW_SECONDS",
             "how long a failing webhook is retried before its subscription is disabled", .integer(1...(30 * 86_400)),
             default: .value(86_400), into: \.webhookRetryWindowSeconds),
+        Setting(
+            "REGISTRY_WEBHOOK_SECRET_KEY",
+            "base64 of 32 random bytes sealing webhook signing secrets at rest with AES-256-GCM; every replica needs the same key",
+            SettingValue.webhookSecretKey.unlessUnset(shown: "unset: secrets stored as issued"),
+            default: .absent("secrets stored as issued, with a warning at start-up"), into: \.webhookSecretKey,
+            // Secret: the start-up line shows only the key's id, which its value already is.
+            redact: { $0 }),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -255,7 +264,7 @@ struct Configuration: Sendable {
         usageMaxEntries: .min, usageRetentionDays: .min, webhookAllowPrivate: .min,
         webhookAllowHTTP: .min, webhookWorkers: .min, webhookConnectTimeoutMilliseconds: .min, webhookTimeoutMilliseconds: .min,
         webhookLeaseSeconds: .min, webhookPollMilliseconds: .min, webhookRetryFirstSeconds: .min, webhookRetryMaxSeconds: .min,
-        webhookRetryWindowSeconds: .min)
+        webhookRetryWindowSeconds: .min, webhookSecretKey: WebhookSecretKey(bytes: [UInt8](repeating: 0, count: WebhookSecretKey.byteCount)))
 
     /// The writers' URL must reach the primary whichever of its hosts that is.
     private static let writersURL: @Sendable (String, String, Configuration) throws(ConfigurationError) -> Void = {

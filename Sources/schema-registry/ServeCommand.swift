@@ -33,7 +33,7 @@ enum ServeCommand {
                     + (webhooksForGauges.withLock { $0 }.map { WebhookGauges.read($0, logger: logger) } ?? [])
             },
             isReadOnly: { pool.mode == .readOnly }, readOnlyIsReady: configuration.readyWhenReadOnly == 1)
-        let store = PostgresSchemaStore(pool: pool)
+        let store = PostgresSchemaStore(pool: pool, webhookSecretKey: configuration.webhookSecretKey)
         let janitor = purgeExpiredKeysPeriodically(store: store, logger: logger)
         let backfill = indexFieldPathsUntilDone(pool: pool, logger: logger)
         let auditPruner = configuration.auditRetentionDays.map { days in
@@ -84,6 +84,12 @@ enum ServeCommand {
         var fields: JSONObject = ["version": .string(BuildInfo.version), "commit": .string(BuildInfo.commit), "port": .number(String(servers[0].port))]
         for (key, value) in configuration.redacted { fields[key] = .string(value) }
         logger.log(.info, "serving", fields)
+        let secretSealer = configuration.webhookSecretKey.map { key in sealWebhookSecretsPeriodically(key: key, pool: pool, logger: logger) }
+        if configuration.webhookSecretKey == nil {
+            logger.log(
+                .warning, "webhook signing secrets are stored as issued, in plain text: set REGISTRY_WEBHOOK_SECRET_KEY to seal them",
+                [:])
+        }
 
         waitForTerminationSignal()
         shuttingDown.raise()
@@ -110,6 +116,7 @@ enum ServeCommand {
         janitor.cancel()
         backfill.cancel()
         auditPruner?.cancel()
+        secretSealer?.cancel()
         usagePruner.cancel()
         pool.close()
         logger.log(.info, "stopped")
@@ -130,10 +137,15 @@ enum ServeCommand {
                 maxDelaySeconds: Double(configuration.webhookRetryMaxSeconds),
                 retryWindowSeconds: Double(configuration.webhookRetryWindowSeconds)))
         return WebhookDeliverer(
-            pool: pool, transport: transport, settings: settings,
+            pool: pool, transport: transport, secretKey: configuration.webhookSecretKey, settings: settings,
             replica: "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)", clock: WallClock.now,
             cursorToken: RegistryAPI.feedCursorToken,
-            onError: { error in logger.log(.warning, "webhook delivery failed", RegistryError.logFields(of: error)) })
+            onError: { error in logger.log(.warning, "webhook delivery failed", RegistryError.logFields(of: error)) },
+            onUnreadableSecret: { subscription, reason in
+                logger.log(
+                    .warning, "webhook not delivered: its signing secret does not open",
+                    ["webhook_id": .number(String(subscription)), "error": .string(reason.description)])
+            })
     }
 
     private static func httpConfiguration(_ configuration: Configuration, host: String, port: Int) -> HTTPServerConfiguration {
@@ -254,6 +266,37 @@ enum ServeCommand {
                 logger.log(pruned > 0 ? .info : .debug, "pruned version reads", ["count": .number(String(pruned)), "older_than_days": .number(String(days))])
             } catch {
                 logger.log(.warning, "could not prune version reads", RegistryError.logFields(of: error))
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// With a key set, every replica seals the signing secrets still stored as issued a few
+    /// seconds after start and then hourly (secrets a replica without the key wrote meanwhile,
+    /// during a rolling deployment, are sealed at the next pass), and warns about secrets sealed
+    /// with another key, which this replica cannot sign with. Each subscription is one
+    /// compare-and-set statement, so replicas need no coordination.
+    private static func sealWebhookSecretsPeriodically(key: WebhookSecretKey, pool: ConnectionPool, logger: Logger) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
+        timer.schedule(deadline: .now() + 2, repeating: 3600)
+        timer.setEventHandler {
+            do {
+                let outcome = try WebhookSecretSealer(pool: pool, key: key).run()
+                if outcome.sealed > 0 {
+                    logger.log(.info, "sealed webhook signing secrets", ["webhooks": .number(String(outcome.sealed)), "key": .string(key.id)])
+                }
+                if !outcome.sealedWithOtherKeys.isEmpty {
+                    let others = outcome.sealedWithOtherKeys.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                    logger.log(
+                        .warning, "webhook signing secrets are sealed with another key: their deliveries fail on this replica",
+                        [
+                            "key": .string(key.id), "other_keys": .array(others.map { .string($0.key) }),
+                            "secrets": .number(String(others.reduce(0) { $0 + $1.value })),
+                        ])
+                }
+            } catch {
+                logger.log(.warning, "could not seal webhook signing secrets", RegistryError.logFields(of: error))
             }
         }
         timer.resume()

@@ -1,3 +1,4 @@
+import Registry
 import RegistryAPI
 
 /// What a setting's text may be, as its error message states it: the bounds a test tries just
@@ -6,6 +7,8 @@ enum SettingKind: Sendable, Equatable {
     case integer(ClosedRange<Int>)
     case hostPort
     case logLevel
+    /// The base64 of a key of this many bytes; a secret, so its errors never quote the text.
+    case key(bytes: Int)
     /// Any text, checked by its user (a folder, a connection string libpq reads).
     case text
 }
@@ -51,6 +54,22 @@ extension SettingValue<Logger.Level> {
             return level
         },
         spelled: { $0.name }, shown: { $0.name })
+}
+
+extension SettingValue<WebhookSecretKey> {
+    /// The base64 of 32 bytes (`openssl rand -base64 32`). It is never spelled back, and its
+    /// errors say what is wrong with the text without quoting it.
+    static let webhookSecretKey = SettingValue(
+        kind: .key(bytes: WebhookSecretKey.byteCount),
+        parse: { name, text throws(ConfigurationError) in
+            let expected = "\(name) must be the base64 of \(WebhookSecretKey.byteCount) random bytes (openssl rand -base64 \(WebhookSecretKey.byteCount))"
+            guard let bytes = Base64.decode(text) else { throw ConfigurationError(description: "\(expected), got text that is not base64") }
+            guard let key = WebhookSecretKey(bytes: bytes) else {
+                throw ConfigurationError(description: "\(expected), got \(bytes.count) bytes")
+            }
+            return key
+        },
+        spelled: { _ in nil }, shown: { "key \($0.id)" })
 }
 
 /// An address to listen on.

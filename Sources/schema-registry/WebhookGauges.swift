@@ -2,7 +2,8 @@ import Registry
 import RegistryAPI
 import RegistryPostgres
 
-/// The webhook figures `/metrics` shows: attempts by outcome since start (this replica's), and
+/// The webhook figures `/metrics` shows: attempts by outcome since start (this replica's;
+/// `secret_unreadable` counts deliveries not sent because the signing secret did not open), and
 /// from the database the undelivered events of every enabled subscription and the age of the
 /// oldest, which every replica reports alike.
 enum WebhookGauges {
@@ -18,6 +19,9 @@ enum WebhookGauges {
             Gauge(
                 "registry_webhook_deliveries_total", "Webhook delivery attempts by this process since start, by outcome.",
                 labels: ["outcome": "disabled"], value: Double(counts.disabled), type: "counter"),
+            Gauge(
+                "registry_webhook_deliveries_total", "Webhook delivery attempts by this process since start, by outcome.",
+                labels: ["outcome": "secret_unreadable"], value: Double(counts.secretUnreadable), type: "counter"),
         ]
         do {
             let queue = try deliverer.queueStatistics()

@@ -17,7 +17,7 @@ import Testing
     @Test func everyVariableIsDeclaredOnce() {
         let names = Self.settings.map(\.name)
         #expect(Set(names).count == names.count, "\(names)")
-        #expect(names.count == 42, "\(names)")
+        #expect(names.count == 43, "\(names)")
         #expect(Set(Self.settings.map(\.logField)).count == names.count)
     }
 
@@ -31,7 +31,7 @@ import Testing
                 "\(field.label ?? "?") is still \(unreadField.value): no setting writes it")
             compared += 1
         }
-        #expect(compared == 42 && compared == unread.children.count)
+        #expect(compared == 43 && compared == unread.children.count)
     }
 
     @Test func everyDefaultIsAValueTheSettingAccepts() throws {
@@ -61,6 +61,10 @@ import Testing
             case .integer(let range): outside = [String(range.lowerBound - 1), String(range.upperBound + 1), "abc", "1.5"]
             case .hostPort: outside = ["nonsense", "127.0.0.1:70000", "127.0.0.1:-1", "host:"]
             case .logLevel: outside = ["loud", "warn"]
+            case .key(let bytes):
+                #expect(bytes == 32)
+                // Not base64; the base64 of 31, 33 and 3 bytes.
+                outside = ["not base64!", String(repeating: "A", count: 40) + "AA==", String(repeating: "A", count: 44), "AAAA"]
             case .text:
                 anyText.append(setting.name)
                 continue
@@ -73,13 +77,17 @@ import Testing
                     _ = try Self.parse([setting.name: text])
                 } catch {
                     #expect(error.description.hasPrefix("\(setting.name) must be "), "\(error)")
-                    #expect(error.description.contains("\"\(text)\""), "the bad value is quoted: \(error)")
+                    if setting.isSecret {
+                        #expect(!error.description.contains(text), "a secret's bad value is never quoted: \(error)")
+                    } else {
+                        #expect(error.description.contains("\"\(text)\""), "the bad value is quoted: \(error)")
+                    }
                     #expect(!error.description.contains("\n"), "\(error)")
                     refused += 1
                 }
             }
         }
-        #expect(refused == 36 * 4 + 2 * 4 + 2, "refused: \(refused)")
+        #expect(refused == 36 * 4 + 2 * 4 + 2 + 4, "refused: \(refused)")
         #expect(anyText == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL", "REGISTRY_MIGRATIONS_DIR"], "settings that take any text: \(anyText)")
     }
 
@@ -143,11 +151,13 @@ import Testing
             "host=127.0.0.1,127.0.0.2 dbname=registry user=postgres password=s3cret",
             "postgresql://postgres:s3cret@[not a valid uri",
         ],
+        // Base64 of 32 bytes with the marker inside.
+        "REGISTRY_WEBHOOK_SECRET_KEY": ["s3cret" + String(repeating: "A", count: 37) + "=", "AAAAs3cret" + String(repeating: "A", count: 33) + "="],
     ]
 
     @Test func aSecretNeverAppearsInTheStartupLine() throws {
         let secrets = Self.settings.filter(\.isSecret)
-        #expect(secrets.map(\.name) == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL"])
+        #expect(secrets.map(\.name) == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL", "REGISTRY_WEBHOOK_SECRET_KEY"])
         var checked = 0
         for setting in secrets {
             let samples = try #require(Self.secretSamples[setting.name], "a sample secret for \(setting.name)")
@@ -159,6 +169,19 @@ import Testing
                 checked += 1
             }
         }
-        #expect(checked == 9)
+        #expect(checked == 11)
+    }
+
+    /// The webhook secret key: unset by default (secrets stored as issued), else the base64 of
+    /// 32 bytes, shown in the start-up line by its id only.
+    @Test func theWebhookSecretKeyIsShownByItsIDOnly() throws {
+        let unset = try Dictionary(uniqueKeysWithValues: Self.parse().redacted)
+        #expect(unset["webhook_secret_key"] == "unset: secrets stored as issued")
+        #expect(try Self.parse().webhookSecretKey == nil)
+        let text = "s3cret" + String(repeating: "A", count: 37) + "="
+        let configuration = try Self.parse(["REGISTRY_WEBHOOK_SECRET_KEY": text])
+        let key = try #require(configuration.webhookSecretKey)
+        #expect(Dictionary(uniqueKeysWithValues: configuration.redacted)["webhook_secret_key"] == "key \(key.id)")
+        #expect(!"\(configuration)".contains(text) && !String(reflecting: configuration).contains("s3cret"))
     }
 }

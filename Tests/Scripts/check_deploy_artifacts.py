@@ -11,8 +11,10 @@ No Docker engine or cluster runs here, so this checks what can be checked withou
      `Exec*=`, Dockerfile ENTRYPOINT/CMD) is a subcommand the binary lists;
   4. Kubernetes probes use /readyz (readiness) and /healthz (liveness) on the port the binary
      serves them on;
-  5. the Dockerfile's runtime stage installs only libpq5 and libmicrohttpd12 (plus
-     ca-certificates and tzdata), without recommended packages;
+  5. the Dockerfile's runtime stage installs only libpq5, libmicrohttpd12 and libcurl4 (plus
+     ca-certificates and tzdata), without recommended packages: libcurl4 because webhook
+     deliveries dlopen() libcurl.so.4 (Sources/CCurl), which only that package ships (the
+     GnuTLS flavour ships libcurl-gnutls.so.4, the -dev packages only headers and a symlink);
 
 plus the consistency the files rely on (selectors match, Secrets referenced exist, stop
 timeouts exceed REGISTRY_SHUTDOWN_GRACE_SECONDS, probes are not public in the nginx gateway).
@@ -52,8 +54,17 @@ VARIABLE = re.compile(r"\b(REGISTRY_[A-Z0-9_]+|DATABASE_URL)\b")
 CHECKED_NAME = re.compile(r"^(REGISTRY_[A-Z0-9_]+|DATABASE_URL)$")
 BINARY_NAME = "schema-registry"
 DEFAULT_GRACE_SECONDS = 10
-RUNTIME_REQUIRED = {"libpq5", "libmicrohttpd12"}
+RUNTIME_REQUIRED = {"libpq5", "libmicrohttpd12", "libcurl4"}
 RUNTIME_ALLOWED = RUNTIME_REQUIRED | {"ca-certificates", "tzdata"}
+# Packages that look like the libcurl the binary needs but do not ship the soname Sources/CCurl
+# loads with dlopen() ("libcurl.so.4"): what to say when one is installed instead.
+LIBCURL_LOOKALIKES = {
+    "libcurl3-gnutls": "ships libcurl-gnutls.so.4, which the binary never loads: install libcurl4",
+    "libcurl3-nss": "ships libcurl-nss.so.4, which the binary never loads: install libcurl4",
+    "libcurl4-openssl-dev": "is headers for building, not the runtime library: install libcurl4",
+    "libcurl4-gnutls-dev": "is headers for building, not the runtime library: install libcurl4",
+    "curl": "is the curl program, not the library alone: install libcurl4",
+}
 MIGRATIONS_IN_IMAGE = "/usr/share/schema-registry/migrations"
 POD_TEMPLATE_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"}
 LONG_RUNNING_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Pod"}
@@ -363,8 +374,10 @@ def check_dockerfile(root: Path, report: Report, vocabulary: Vocabulary) -> tupl
     packages = {p for _, pkgs in installs for p in pkgs}
     report.check(RUNTIME_REQUIRED <= packages, f"{name} runtime stage installs {' and '.join(sorted(RUNTIME_REQUIRED))}",
                  f"missing {sorted(RUNTIME_REQUIRED - packages)}")
-    report.check(packages <= RUNTIME_ALLOWED, f"{name} runtime stage installs nothing beyond {sorted(RUNTIME_ALLOWED)}",
-                 f"also installs {sorted(packages - RUNTIME_ALLOWED)}")
+    extra = packages - RUNTIME_ALLOWED
+    lookalikes = "".join(f"; {package} {LIBCURL_LOOKALIKES[package]}" for package in sorted(extra) if package in LIBCURL_LOOKALIKES)
+    report.check(not extra, f"{name} runtime stage installs nothing beyond {sorted(RUNTIME_ALLOWED)}",
+                 f"also installs {sorted(extra)}{lookalikes}")
     report.check(all("--no-install-recommends" in options for options, _ in installs) and bool(installs),
                  f"{name} runtime apt-get install uses --no-install-recommends",
                  "without it apt also installs recommended packages")

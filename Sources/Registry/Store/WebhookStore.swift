@@ -6,7 +6,8 @@ public protocol WebhookStore: Sendable {
 
     func webhook(application: Application, id: Int64) throws -> WebhookSubscription?
 
-    /// Creates a subscription with `secret`, delivering every change committed after now.
+    /// Creates a subscription with `secret` (as issued: the store writes it in its stored form,
+    /// `WebhookSecretEnvelope.stored`), delivering every change committed after now.
     func createWebhook(application: Application, settings: WebhookSettings, secret: String, by actor: AuditActor) throws
         -> WebhookSubscription
 

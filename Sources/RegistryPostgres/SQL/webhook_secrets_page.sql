@@ -1,0 +1,5 @@
+SELECT id, secret, previous_secret
+FROM webhook_subscriptions
+WHERE id > $1::bigint
+ORDER BY id
+LIMIT $2::bigint
