@@ -382,6 +382,11 @@ def fmt(value, pattern, missing="-"):
     return missing if value is None else pattern.format(value)
 
 
+def ms(value):
+    """A latency in its 8-character column: whole milliseconds from a second up (webhooks)."""
+    return fmt(value, "{:.2f}" if value is None or value < 1000 else "{:,.0f}")
+
+
 def verdict(ok):
     return "PASS" if ok else "MISS"
 
@@ -425,7 +430,7 @@ def report(args):
 
     def row(title, s, ratio_text, target_text, server_label="srv"):
         cpu = s["cpu"]
-        add(f"{title:<34}{fmt(s['rps'], '{:,.0f}'):>10}{fmt(s['p50_ms'], '{:.2f}'):>8}{fmt(s['p99_ms'], '{:.2f}'):>8}"
+        add(f"{title:<34}{fmt(s['rps'], '{:,.0f}'):>10}{ms(s['p50_ms']):>8}{ms(s['p99_ms']):>8}"
             f"{fmt(s['rss_first_mb'], '{:.1f}'):>8}{fmt(s['cache_first_mb'], '{:.1f}'):>7}  {ratio_text:<26}{target_text:<22}"
             f"{fmt(cpu['server'], '{:.0f}')+'/'+fmt(cpu['pg'], '{:.0f}')+'/'+fmt(cpu['load'], '{:.0f}')+'/'+fmt(cpu['other'], '{:.0f}'):>25}"
             f"{per_request(s, 'server')+'/'+per_request(s, 'pg'):>15}"
@@ -492,7 +497,7 @@ def report(args):
     add("event, publish answer (after its commit) → first arrival at the receiver; srv = both registries (either")
     add("may deliver); PostgreSQL per request = per change, its publish and its delivery. The POST loop baseline")
     add("sends the same receiver delivery-shaped signed POSTs one at a time, each on a new connection. CPU % of")
-    add("both rows is over that span (load includes the scripts' start-up).")
+    add("both rows is over the script's own window, first send to last receipt (start-up and set-up left out).")
     if micro:
         add("")
         add("Parse / validate / form, ns per KB of schema text (fastest of 5 batches), ratio to the parse:")

@@ -88,7 +88,8 @@ def first_arrivals(log):
 
 
 def summary(kind, expected, starts, firsts, extra):
-    """starts: key → commit time; firsts: webhook-id → first arrival entry, keyed by `key_of`."""
+    """starts: key → commit (or send) time; firsts: webhook-id → its first arrival, whose `key`
+    names its entry in starts. Arrivals without one (not ours) are left out."""
     latencies, arrivals = [], []
     for entry in firsts.values():
         started = starts.get(entry["key"])
@@ -170,6 +171,11 @@ def deliver(args):
         if len(answered) < args.changes:
             sys.exit(f"webhooks: only {len(answered)} of {args.changes} publishes succeeded: {'; '.join(problems)}")
         log = wait_for(receiver_url, args.changes, time.monotonic() + args.bound)
+        # Gone with its receiver: a later run's deliverers must not keep retrying it.
+        status, payload = call(args.url, "DELETE", f"/api/applications/{args.app}/webhooks/{created['webhook']['id']}",
+                               token=args.token)
+        if status not in (200, 204):
+            sys.exit(f"webhooks: deleting the subscription answered {status} {payload[:300]!r}")
     finally:
         receiver.kill()
         receiver.wait()
