@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Runs one load (wrk or pgbench) and records what the bench table needs.
 
-  measure.py run --label L --run N --out FILE [--server-pid PID] [--pg-pid PID] [--metrics URL]
-                 [--kind wrk|pgbench] [--pgbench-log-dir DIR] -- COMMAND…
-      Runs COMMAND (wrk or pgbench) to completion and writes one JSON object to FILE: requests
-      per second, p50/p99 latency, errors, the server's VmRSS sampled every 100 ms (max) and its
-      VmHWM, and CPU used during the run by the server process tree, PostgreSQL (postmaster and
-      all backends, exited ones included through the postmaster's children times), the load
-      generator, and everything else on the machine.
+  measure.py run --label L --run N --out FILE [--server-pid PID] [--also-server-pid PID…] [--pg-pid PID]
+                 [--metrics URL] [--kind wrk|pgbench|json] [--pgbench-log-dir DIR] -- COMMAND…
+      Runs COMMAND (wrk, pgbench, or a script printing its figures as JSON on its last line) to
+      completion and writes one JSON object to FILE: requests per second, p50/p99 latency,
+      errors, the server's VmRSS sampled every 100 ms (max) and its VmHWM, and CPU used during
+      the run by the server process tree (plus --also-server-pid: a second replica doing the
+      scenario's work), PostgreSQL (postmaster and all backends, exited ones included through
+      the postmaster's children times), the load generator, and everything else on the machine.
   measure.py report --results DIR --micro FILE --out FILE --mode MODE [--info KEY=VALUE…]
       Prints the table (medians over runs) with ratios to the baselines and the targets.
 """
@@ -27,6 +28,9 @@ import time
 import urllib.request
 
 TICKS = os.sysconf("SC_CLK_TCK")
+# A line a --kind json script prints, "measure: window start" / "… end", to have CPU measured
+# over its own window instead of its whole run.
+WINDOW_MARK = "measure: window "
 
 
 # --- /proc ------------------------------------------------------------------------------------
@@ -59,6 +63,23 @@ def tree_cpu(root):
             st = proc_stat(int(entry))
             if st and st[0] == root:
                 total += st[1]
+    return total
+
+
+def whole_tree_cpu(root):
+    """CPU seconds of `root` and all its descendants, live or waited for, however deep."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            st = proc_stat(int(entry))
+            if st:
+                stats[int(entry)] = st
+    total, pending = 0.0, [root]
+    while pending:
+        pid = pending.pop()
+        if pid in stats:
+            total += stats[pid][1] + stats[pid][2]
+            pending.extend(child for child, st in stats.items() if st[0] == pid)
     return total
 
 
@@ -135,6 +156,16 @@ def parse_wrk(text):
     return out
 
 
+def parse_json(text):
+    """The figures a bench script (bench/webhooks.py) prints as one JSON object on its last line."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        out = json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        out = {}
+    return out if isinstance(out, dict) else {}
+
+
 def parse_pgbench(text, log_dir):
     out = {"non2xx": 0, "socket_errors": 0}
     m = re.search(r"^tps = ([0-9.]+) \(without initial connection time\)", text, re.M)
@@ -177,7 +208,8 @@ def run(args):
                     samples.append(rss)
 
     stats0 = pg_stats(args.pg_stats)
-    server_cpu0 = tree_cpu(args.server_pid)
+    servers = [args.server_pid] + (args.also_server_pid or [])
+    server_cpu0 = sum(tree_cpu(pid) for pid in servers)
     pg_cpu0 = tree_cpu(args.pg_pid)
     busy0 = machine_busy()
     load0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -185,21 +217,39 @@ def run(args):
     thread = threading.Thread(target=sampler, daemon=True)
     thread.start()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, window = [], {}
+
+    def snapshot():  # the load is still running: its CPU is its process tree's, not a rusage
+        return (time.monotonic(), sum(tree_cpu(pid) for pid in servers), tree_cpu(args.pg_pid), machine_busy(),
+                whole_tree_cpu(process.pid))
+
     try:
-        output, _ = process.communicate()
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith(WINDOW_MARK):  # a script's own measuring window (--kind json)
+                window[line[len(WINDOW_MARK):].strip()] = snapshot()
+        process.wait()
     except KeyboardInterrupt:
         process.kill()
         raise
+    output = "".join(lines)
     wall = time.monotonic() - started
     stop.set()
     thread.join()
     load1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     busy = machine_busy() - busy0
-    server_cpu = tree_cpu(args.server_pid) - server_cpu0 if args.server_pid else 0.0
+    server_cpu = sum(tree_cpu(pid) for pid in servers) - server_cpu0 if args.server_pid else 0.0
     pg_cpu = tree_cpu(args.pg_pid) - pg_cpu0 if args.pg_pid else 0.0
     if args.server_pid and args.server_pid == args.pg_pid:
         server_cpu = 0.0  # pgbench: the server is PostgreSQL itself
     load_cpu = (load1.ru_utime + load1.ru_stime) - (load0.ru_utime + load0.ru_stime)
+    cpu_wall = wall
+    if "start" in window and "end" in window:
+        # CPU within the window only, so the script's start-up and set-up are not in the figures.
+        start, end = window["start"], window["end"]
+        cpu_wall, server_cpu, pg_cpu, busy, load_cpu = (end[i] - start[i] for i in range(5))
+        if not args.server_pid:
+            server_cpu = 0.0
     stats1 = None
     if stats0:
         time.sleep(1.5)
@@ -207,7 +257,8 @@ def run(args):
     if process.returncode != 0:
         sys.stderr.write(output[-3000:])
         sys.exit(f"measure: {args.label}: {command[0]} exited with {process.returncode}")
-    parsed = parse_pgbench(output, args.pgbench_log_dir) if args.kind == "pgbench" else parse_wrk(output)
+    parsed = {"pgbench": lambda: parse_pgbench(output, args.pgbench_log_dir), "json": lambda: parse_json(output),
+              "wrk": lambda: parse_wrk(output)}[args.kind]()
     if parsed.get("rps") is None:
         sys.stderr.write(output[-3000:])
         sys.exit(f"measure: {args.label}: could not read the throughput")
@@ -218,11 +269,11 @@ def run(args):
         "hwm_mb": round((status_kb(args.server_pid, "VmHWM") or 0) / 1024, 1) if args.server_pid and args.server_pid != args.pg_pid else None,
         "cache_mb": (lambda b: round(b / 1048576, 1) if b is not None else None)(cache_bytes(args.metrics)),
         "cpu_pct": {
-            "server": round(100 * server_cpu / wall),
-            "pg": round(100 * pg_cpu / wall),
-            "load": round(100 * load_cpu / wall),
-            "other": max(0, round(100 * (busy - server_cpu - pg_cpu - load_cpu) / wall)),
-            "machine": round(100 * busy / wall),
+            "server": round(100 * server_cpu / cpu_wall),
+            "pg": round(100 * pg_cpu / cpu_wall),
+            "load": round(100 * load_cpu / cpu_wall),
+            "other": max(0, round(100 * (busy - server_cpu - pg_cpu - load_cpu) / cpu_wall)),
+            "machine": round(100 * busy / cpu_wall),
         },
     })
     if stats0 and stats1 and result.get("requests"):
@@ -261,12 +312,14 @@ SCENARIOS = [
     ("publish_spread", "publish next-free, 1,000 types", "pg_publish_spread", 0.5, False),
     ("publish_hot", "publish next-free, one type", "pg_publish_hot", 0.5, False),
     ("mix", "mix 90 % GET / 10 % publish", "nginx", None, False),
+    ("webhooks", "webhooks: commit → receipt", "webhook_post", None, False),
 ]
 BASELINES = [
     ("nginx", "nginx: same body as static file"),
     ("pg_select", "pgbench: get-version SELECT"),
     ("pg_publish_spread", "pgbench: publish, 1,000 types"),
     ("pg_publish_hot", "pgbench: publish, one type"),
+    ("webhook_post", "POST loop: same receiver, in order"),
 ]
 P99_TARGET_MS = 5.0
 RSS_TARGET_MB = 64.0
@@ -299,6 +352,22 @@ def summarize(results, label):
         "pg_per_request": {k: median([r["pg_per_request"][k] for r in runs if "pg_per_request" in r])
                            for k in ("transactions", "wal_flushes", "wal_kb")} if any("pg_per_request" in r for r in runs) else None,
         "cpu": cpu,
+        "delivery": delivery_summary(runs),
+    }
+
+
+def delivery_summary(runs):
+    """Webhook rows: events expected and delivered over all runs, and the medians of the rest."""
+    runs = [r for r in runs if "expected" in r]
+    if not runs:
+        return None
+    verified = [r.get("verified") for r in runs]
+    return {
+        "expected": sum(r["expected"] for r in runs), "delivered": sum(r["requests"] for r in runs),
+        "duplicates": sum(r.get("duplicates", 0) for r in runs),
+        "verified": None if any(v is None for v in verified) else sum(verified),
+        "publish_rps": median([r.get("publish_rps") for r in runs]), "bound_s": runs[0].get("bound_s"),
+        "per_run": runs[0]["expected"],
     }
 
 
@@ -311,6 +380,11 @@ def per_request(s, key):
 
 def fmt(value, pattern, missing="-"):
     return missing if value is None else pattern.format(value)
+
+
+def ms(value):
+    """A latency in its 8-character column: whole milliseconds from a second up (webhooks)."""
+    return fmt(value, "{:.2f}" if value is None or value < 1000 else "{:,.0f}")
 
 
 def verdict(ok):
@@ -356,7 +430,7 @@ def report(args):
 
     def row(title, s, ratio_text, target_text, server_label="srv"):
         cpu = s["cpu"]
-        add(f"{title:<34}{fmt(s['rps'], '{:,.0f}'):>10}{fmt(s['p50_ms'], '{:.2f}'):>8}{fmt(s['p99_ms'], '{:.2f}'):>8}"
+        add(f"{title:<34}{fmt(s['rps'], '{:,.0f}'):>10}{ms(s['p50_ms']):>8}{ms(s['p99_ms']):>8}"
             f"{fmt(s['rss_first_mb'], '{:.1f}'):>8}{fmt(s['cache_first_mb'], '{:.1f}'):>7}  {ratio_text:<26}{target_text:<22}"
             f"{fmt(cpu['server'], '{:.0f}')+'/'+fmt(cpu['pg'], '{:.0f}')+'/'+fmt(cpu['load'], '{:.0f}')+'/'+fmt(cpu['other'], '{:.0f}'):>25}"
             f"{per_request(s, 'server')+'/'+per_request(s, 'pg'):>15}"
@@ -382,6 +456,17 @@ def report(args):
             targets.append((f"{title}: p99 ≤ {P99_TARGET_MS:.0f} ms", ok, f"{s['p99_ms']:.2f} ms"))
         row(title, s, ratio_text, target_text)
         pg_line(s)
+        d = s.get("delivery")
+        if d:
+            missing = d["expected"] - d["delivered"]
+            add(f"{'':<34}  {d['delivered']:,} of {d['expected']:,} events delivered "
+                f"({d['per_run']:,} per run; published at {fmt(d['publish_rps'], '{:,.0f}')}/s), {d['duplicates']} duplicates, "
+                + ("signatures not verified (standardwebhooks not importable; deploy/dev.sh test installs it)" if d["verified"] is None
+                   else f"{d['verified']:,} signatures verified by standardwebhooks"))
+            targets.append((f"webhooks: every change delivered, ≤ {d['bound_s']:.0f} s after the last publish",
+                            missing == 0 and d["verified"] in (None, d["delivered"]),
+                            f"{d['delivered']:,}/{d['expected']:,}" + (f" ({missing:,} MISSING)" if missing else "")
+                            + ("" if d["verified"] in (None, d["delivered"]) else f", {d['delivered'] - d['verified']} bad signatures")))
         if label == "list_app" and s["rps"]:
             add(f"{'':<34}  = {s['rps'] / 50:,.1f} full walks/s of 5,000 versions ({s['rps'] * 100:,.0f} versions/s)")
     add("-" * len(header))
@@ -408,6 +493,11 @@ def report(args):
     add("pg = PostgreSQL, load = wrk or pgbench, other = the rest of the machine (other sessions: noise).")
     add("µs/req: CPU microseconds per request of the serving process and of PostgreSQL (pgbench rows: pg).")
     add("Lists are compared in rows per second (5 per list of one type, 100 per page) with the one-row SELECT.")
+    add("webhooks: req/s = deliveries/s from the first publish's answer to the last receipt; p50/p99 = per")
+    add("event, publish answer (after its commit) → first arrival at the receiver; srv = both registries (either")
+    add("may deliver); PostgreSQL per request = per change, its publish and its delivery. The POST loop baseline")
+    add("sends the same receiver delivery-shaped signed POSTs one at a time, each on a new connection. CPU % of")
+    add("both rows is over the script's own window, first send to last receipt (start-up and set-up left out).")
     if micro:
         add("")
         add("Parse / validate / form, ns per KB of schema text (fastest of 5 batches), ratio to the parse:")
@@ -452,7 +542,8 @@ def main():
     r.add_argument("--server-pid", type=int, default=0)
     r.add_argument("--pg-pid", type=int, default=0)
     r.add_argument("--metrics")
-    r.add_argument("--kind", choices=("wrk", "pgbench"), default="wrk")
+    r.add_argument("--also-server-pid", type=int, action="append", help="another serving process whose CPU counts as the server's")
+    r.add_argument("--kind", choices=("wrk", "pgbench", "json"), default="wrk")
     r.add_argument("--pgbench-log-dir")
     r.add_argument("--pg-stats", help="psql command line; records transactions, WAL flushes and WAL bytes per request")
     r.add_argument("command", nargs=argparse.REMAINDER)

@@ -8,14 +8,17 @@
 # throwaway PostgreSQL and two registries through Tests/Scripts/stack.sh (one with the response
 # cache, one with REGISTRY_CACHE_BYTES=0, same database), seeds 1,000 types × 5 versions
 # through the API, then measures every scenario with wrk and, in the same run, the baselines:
-# nginx serving the same body as a static file and pgbench running the service's own SQL.
+# nginx serving the same body as a static file and pgbench running the service's own SQL; and
+# webhook delivery to a receiver on loopback against a plain POST loop to it (bench/webhooks.py).
 # Prints one table (also written to bench/results/latest.txt) with PASS/MISS per target; the
 # exit status says only whether the bench itself ran, never whether a target was met.
 #
 # Settings (environment): BENCH_RUNS, BENCH_DURATION (seconds), BENCH_KEEP=1 (keep the temp
 # folder with logs and raw results), BENCH_PG_SYNC_COMMIT (on|off, default on), BENCH_ONLY=a,b
 # (run only these labels: micro nginx get_warm check_bench check_60k pg_select get_uncached form_warm
-# form_uncached list_type list_app search pg_publish_spread publish_spread pg_publish_hot publish_hot mix),
+# form_uncached list_type list_app search pg_publish_spread publish_spread pg_publish_hot publish_hot mix
+# webhooks, which brings its baseline webhook_post), BENCH_WEBHOOK_CHANGES (changes published for the
+# webhooks row; full 2,000, quick 300),
 # BENCH_PERF=1 (perf profile of the serving process per scenario into bench/results/perf/), BENCH_REGISTRY_ENV="VAR=value …"
 # (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32"), BENCH_PG_STATEMENTS=1
 # (pg_stat_statements per scenario into bench/results/statements/), BENCH_PG_SETTINGS="name=value …"
@@ -30,11 +33,11 @@ mode=full
 case "${1:-}" in
     "") ;;
     --quick) mode=quick ;;
-    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: bash bench/run.sh [--quick]" >&2; exit 2 ;;
 esac
-if [ "$mode" = quick ]; then runs=${BENCH_RUNS:-1} duration=${BENCH_DURATION:-3} micro_ms=15
-else runs=${BENCH_RUNS:-3} duration=${BENCH_DURATION:-10} micro_ms=50; fi
+if [ "$mode" = quick ]; then runs=${BENCH_RUNS:-1} duration=${BENCH_DURATION:-3} micro_ms=15 webhook_changes=${BENCH_WEBHOOK_CHANGES:-300}
+else runs=${BENCH_RUNS:-3} duration=${BENCH_DURATION:-10} micro_ms=50 webhook_changes=${BENCH_WEBHOOK_CHANGES:-2000}; fi
 connections=32 threads=2
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -134,8 +137,10 @@ app="$STACK_APP" token="$STACK_TOKEN" account="$STACK_ACCOUNT"
 postmaster_pid="$(head -n 1 "$STACK_DIR/pgdata/postmaster.pid")"
 pg_bindir="$(stack_pg_bindir)"
 
+# Both registries deliver webhooks (whichever claims the subscription first), so both may reach
+# the bench's receiver on 127.0.0.1 over plain http; only webhook destinations depend on these.
 # shellcheck disable=SC2206 # BENCH_REGISTRY_ENV is a list of VAR=value words on purpose
-registry_env=(REGISTRY_LOG_LEVEL=warning ${BENCH_REGISTRY_ENV:-})
+registry_env=(REGISTRY_LOG_LEVEL=warning REGISTRY_WEBHOOK_ALLOW_PRIVATE=1 REGISTRY_WEBHOOK_ALLOW_HTTP=1 ${BENCH_REGISTRY_ENV:-})
 # B, without the response cache, also does the seeding, so A's memory starts from what serving needs.
 stack_start_registry "${registry_env[@]}" REGISTRY_CACHE_BYTES=0
 registry_b_pid="$STACK_PID" registry_b="$STACK_URL"
@@ -250,14 +255,18 @@ statements_report() { # NAME
         FROM pg_stat_statements WHERE calls > 10 ORDER BY total_exec_time DESC LIMIT 8" \
         >"$bench_dir/results/statements/$1.txt"
 }
-selected() { # LABEL: is it in BENCH_ONLY (comma-separated labels; empty = everything)?
-    [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]]
+selected() { # LABEL: is it in BENCH_ONLY (comma-separated labels; empty = everything)? webhooks brings its baseline.
+    [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]] ||
+        { [ "$1" = webhook_post ] && [[ ",$BENCH_ONLY," == *",webhooks,"* ]]; }
 }
 # Writes change the database: those rows also record transactions, WAL flushes and WAL bytes per request.
-pg_stats_for() { case "$1" in publish_* | pg_publish_* | mix) printf '%s' "$pg_stats_psql" ;; esac; }
-measure() { # LABEL RUN SERVER_PID METRICS_URL -- COMMAND…
+pg_stats_for() { case "$1" in publish_* | pg_publish_* | mix | webhooks) printf '%s' "$pg_stats_psql" ;; esac; }
+measure() { # LABEL RUN SERVER_PID METRICS_URL [--also-server-pid PID] [--kind KIND] -- COMMAND…
     local label=$1 run=$2 pid=$3 metrics=$4 perf_pid=""
-    shift 5
+    shift 4
+    local -a options=()
+    while [ "$1" != -- ]; do options+=("$1"); shift; done
+    shift
     selected "$label" || return 0
     if [ "${BENCH_PERF:-0}" = 1 ]; then
         mkdir -p "$work/perf"
@@ -267,7 +276,7 @@ measure() { # LABEL RUN SERVER_PID METRICS_URL -- COMMAND…
     statements_reset
     "$python" "$bench_dir/measure.py" run --label "$label" --run "$run" --out "$work/results/$label.$run.json" \
         --server-pid "$pid" --pg-pid "$postmaster_pid" ${metrics:+--metrics "$metrics"} --pg-stats "$(pg_stats_for "$label")" \
-        -- "$@"
+        "${options[@]}" -- "$@"
     statements_report "$label.$run"
     if [ -n "$perf_pid" ]; then
         wait "$perf_pid" || true
@@ -395,6 +404,17 @@ for run in $(seq 1 "$runs"); do
     read -r pub_code _ < <(fresh_app "mix $run")
     BENCH_PUBLISH_APP="$pub_code" measure mix "$run" "$registry_a_pid" "$registry_a/metrics" -- \
         "${wrk_cmd[@]}" -s "$bench_dir/lua/mix.lua" "$registry_a"
+
+    # Webhooks: a subscription on a fresh application to a receiver on loopback, then changes
+    # published through A as fast as they are answered; both registries may deliver, so both
+    # count as the server (RSS is A's). The baseline feeds the same receiver a plain POST loop.
+    # Its server is the receiver, a child of the load, so the baseline's srv CPU is 0 and load has it.
+    measure webhook_post "$run" 0 "" --kind json -- "$python" "$bench_dir/webhooks.py" post --changes "$webhook_changes"
+    read -r pub_code _ < <(fresh_app "webhooks $run")
+    measure webhooks "$run" "$registry_a_pid" "$registry_a/metrics" --also-server-pid "$registry_b_pid" --kind json -- \
+        "$python" "$bench_dir/webhooks.py" deliver --url "$registry_a" --token "$token" --app "$pub_code" \
+        --types "$work/data/types.txt" --schema "$work/data/publish_schema.json" --changes "$webhook_changes" \
+        --bound "$((30 + webhook_changes / 20))"
 done
 
 # --- the table -----------------------------------------------------------------------------------
