@@ -1,30 +1,15 @@
 import Registry
 
-/// Search across an application: one statement whose branches are index scans driven by the
-/// query's terms (trigram indexes for substrings, jsonb containment for labels), grouped by type.
+/// Search across an application: one statement whose branches are index probes, one per term
+/// (trigram indexes for substrings, jsonb containment for labels), grouped by type.
 extension PostgresSchemaStore {
     public func search(application: Application, query: SearchQuery, after: String?, limit: Int) throws -> [SearchResult] {
         try pool.run(Self.searchRead(application: application, query: query, after: after, limit: limit))
     }
 
     static func searchRead(application: Application, query: SearchQuery, after: String?, limit: Int) -> StoreStatement<[SearchResult]> {
-        var words: [String] = []
-        var owners: [String] = []
-        var fields: [String] = []
-        var labels: [String] = []
-        for term in query.terms {
-            switch term {
-            case .word(let text):
-                words.append(likePattern(containing: text))
-                owners.append(likePattern(containing: text))
-            case .owner(let text): owners.append(likePattern(containing: text))
-            case .field(let text): fields.append(likePattern(containing: text))
-            case .label(let key, let value): labels.append(JSONWriter.string(.object([key: .string(value)])))
-            }
-        }
         let parameters: [(any PGParameter)?] = [
             application.id, JSONWriter.string(.array(query.terms.map(termJSON))), after, max(0, limit), SearchResult.maxMatches,
-            arrayLiteral(words), arrayLiteral(owners), arrayLiteral(fields), arrayLiteral(labels),
         ]
         return StoreStatement(statement: searchTypes, parameters: parameters) { result in
             var results: [SearchResult] = []
@@ -55,24 +40,6 @@ extension PostgresSchemaStore {
         case .field(let text): ["kind": "field", "pattern": .string(likePattern(containing: text))]
         case .label(let key, let value): ["kind": "label", "label": .object([key: .string(value)]), "text": .string("\(key)=\(value)")]
         }
-    }
-
-    /// A PostgreSQL array literal of `elements`, each quoted (backslash and quote escaped), for
-    /// a `$n::text[]` or `$n::jsonb[]` parameter.
-    static func arrayLiteral(_ elements: [String]) -> String {
-        var literal = String.UnicodeScalarView()
-        literal.append("{")
-        for (index, element) in elements.enumerated() {
-            if index > 0 { literal.append(",") }
-            literal.append("\"")
-            for scalar in element.unicodeScalars {
-                if scalar == "\"" || scalar == "\\" { literal.append("\\") }
-                literal.append(scalar)
-            }
-            literal.append("\"")
-        }
-        literal.append("}")
-        return String(literal)
     }
 
     /// `%text%` with LIKE's wildcards and its escape character (backslash) escaped, so the text

@@ -155,6 +155,45 @@ import TestSupport
         #expect(try published.json()["compatibility"]?["oldest_supported_version"] == 2)
     }
 
+    /// Version 1 has `a`, version 2 adds `b`; the new one has `a` and `c`, so it removes `b`
+    /// from version 2 only. A disabled version is withdrawn and is no base to compare with; a
+    /// deprecated one still is, and so is a version restored to active.
+    @Test(arguments: ["backward", "backward_transitive"])
+    func disabledVersionsAreNotComparedButDeprecatedOnesAre(mode: String) throws {
+        let type = "Withdrawn_\(mode)"
+        #expect(try tenant.publish(type, Self.a).status == 200)
+        #expect(try tenant.publish(type, Self.ab).status == 200)
+        try #require(try setPolicy(typePolicyPath(type), #"{"mode":"\#(mode)","enforce":"reject"}"#).status == 200)
+        let ac = Self.schema(#"{"a":{"type":"string"},"c":{"type":"string"}}"#)
+        let refusal = "content-state.b (removed, against version 2)"
+        let compared = mode == "backward" ? [2] : [2, 1]
+
+        let refused = try tenant.post(body(type, ac))
+        try expectError(refused, status: 409, code: 6, mentioning: refusal, details: 1)
+        #expect(try refused.json()["details"]?.arrayValue?.first?["compared_versions"]?.arrayValue?.compactMap(\.integerLexemeValue) == compared)
+
+        #expect(try VersionStateAPITests.change(tenant, type, 2, "deprecate", VersionStateAPITests.deprecate).status == 200)
+        try expectError(
+            try tenant.post(body(type, ac), path: "/api/live_activity_schemas:validate"), status: 409, code: 6, mentioning: refusal, details: 1)
+        try expectError(try tenant.post(body(type, ac)), status: 409, code: 6, mentioning: refusal, details: 1)
+
+        #expect(try VersionStateAPITests.change(tenant, type, 2, "disable", VersionStateAPITests.disable).status == 200)
+        let dry = try tenant.post(body(type, ac), path: "/api/live_activity_schemas:validate")
+        #expect(dry.status == 200, "\(dry.bodyText)")
+        #expect(try dry.json()["compatibility"]?["compared_versions"] == [1])
+        let published = try tenant.post(body(type, ac))
+        #expect(published.status == 200, "\(published.bodyText)")
+        #expect(try published.json()["compatibility"]?["compared_versions"] == [1])
+        #expect(try published.json()["compatibility"]?["compatible"] == true)
+
+        // Restored, version 2 is a base again under backward_transitive (what version 3 removed
+        // from it is inherited now); backward compares with the newest, version 3, only.
+        #expect(try VersionStateAPITests.change(tenant, type, 2, "restore").status == 200)
+        let again = try tenant.post(body(type, ac), path: "/api/live_activity_schemas:validate")
+        let comparedAgain: JSONValue = mode == "backward" ? [3] : [3, 2, 1]
+        #expect(try again.json()["compatibility"]?["compared_versions"] == comparedAgain, "\(again.bodyText)")
+    }
+
     @Test func onlyNewProblemsCountAndInheritedOnesAreReportedApart() throws {
         #expect(try tenant.publish("Inherit", Self.ab).status == 200)
         #expect(try tenant.publish("Inherit", Self.a).status == 200)

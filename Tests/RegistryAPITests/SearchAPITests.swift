@@ -1,11 +1,10 @@
 import Registry
 import RegistryAPI
-@testable import RegistryPostgres
 import Testing
 import TestSupport
 
 /// `GET /api/search` against PostgreSQL: each kind of term, AND of terms, byte order, paging,
-/// what matched and where, the refusals, and a plan that uses the trigram index at scale.
+/// what matched and where, and the refusals. Index use at scale: SearchIndexPlanTests.
 @Suite struct SearchAPITests {
     static func schema(_ field: String) -> String {
         #"{"type":"object","properties":{"\#(field)":{"type":"string"},"legs":{"type":"array","items":{"type":"object","properties":{"gate":{"type":"string"}}}}},"attributes":{"properties":{"flightNumber":{"type":"string"}}}}"#
@@ -102,56 +101,6 @@ import TestSupport
         }
         try expectError(try Self.search(owner, "word", extra: "&page_token=nope"), status: 400, code: 3, mentioning: "pageToken")
         #expect(refused.count == 7)
-    }
-
-    /// At scale the statement's name branch scans the trigram index. (The field branch's estimate
-    /// still prefers a sequential scan at this test's 18,000 paths; the bench measures it at scale.)
-    @Test func theSearchPlanUsesTheTrigramIndexesAtScale() throws {
-        // A database of its own: the plan depends on the tables' statistics, which other suites'
-        // rows in a shared database would change from run to run.
-        let pool = ConnectionPool(config: PostgresConfig(databaseURL: try TestPostgres.shared.makeDatabase(), poolSize: 2))
-        defer { pool.close() }
-        let owner = try AdminStore(pool: pool).newTenant(port: 0)
-        let store = PostgresSchemaStore(pool: pool)
-        let application = try #require(try store.application(code: owner.code))
-        let types = 600
-        try pool.withConnection { connection in
-            // The pool's statement timeout is for requests, not for loading a test's rows.
-            try connection.simpleQuery("SET statement_timeout = 0")
-            defer { _ = try? connection.simpleQuery("RESET statement_timeout") }
-            try connection.simpleQuery("""
-                INSERT INTO schema_version_counters (application_id, attributes_type, last_version)
-                SELECT \(application.id), 'Scale' || n, 3 FROM generate_series(1, \(types)) AS n
-                """)
-            try connection.simpleQuery("""
-                INSERT INTO schema_versions (application_id, attributes_type, version, json_schema, fields_indexed)
-                SELECT \(application.id), 'Scale' || n, v, '{"type":"object","properties":{"f' || n || '":{"type":"string"}}}', true
-                FROM generate_series(1, \(types)) AS n, generate_series(1, 3) AS v
-                """)
-            try connection.simpleQuery("""
-                INSERT INTO version_fields (application_id, attributes_type, version, path)
-                SELECT \(application.id), 'Scale' || n, v, 'content-state.' || md5(n || '-' || f)
-                FROM generate_series(1, \(types)) AS n, generate_series(1, 3) AS v, generate_series(1, 10) AS f
-                """)
-            try connection.simpleQuery("ANALYZE schema_version_counters")
-            try connection.simpleQuery("ANALYZE version_fields")
-        }
-        // Field names as varied as real ones: a name's letters say little about the others'.
-        let wanted = String(try #require(try pool.withConnection { try $0.simpleQuery("SELECT md5('17-3')").rows.first?.string(0) }).prefix(12))
-        let found = try store.search(application: application, query: try SearchQuery(parsing: "field:\(wanted)"), after: nil, limit: 10)
-        #expect(found.map(\.attributesType) == ["Scale17"])
-        let statement = PostgresSchemaStore.searchRead(
-            application: application, query: try SearchQuery(parsing: "field:\(wanted) scale17"), after: nil, limit: 101)
-        let plan = try pool.withConnection { connection in
-            try connection.simpleQuery("PREPARE search_plan AS \(statement.statement.sql)")
-            defer { _ = try? connection.simpleQuery("DEALLOCATE search_plan") }
-            let text = { (index: Int) throws -> String in try #require(statement.parameters[index] as? String) }
-            let arguments = "\(application.id), '\(try text(1))', NULL, 101, 20, '\(try text(5))', '\(try text(6))', '\(try text(7))', '\(try text(8))'"
-            let explained = try connection.simpleQuery("EXPLAIN EXECUTE search_plan(\(arguments))")
-            return try explained.rows.map { try $0.string(0) }.joined(separator: "\n")
-        }
-        #expect(plan.contains("schema_version_counters_name_trgm"), "\(plan)")
-        #expect(types * 30 >= 18000)
     }
 }
 

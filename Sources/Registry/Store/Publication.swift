@@ -16,7 +16,7 @@ public struct Publication: Sendable, Equatable {
 
 /// What a new version of a type is compared with, read in one snapshot: the type's policy,
 /// its newest live version below the new one, and the distinct earlier texts the policy asks
-/// for.
+/// for. Disabled versions are withdrawn and are none of these; deprecated ones count.
 public struct ComparisonBasis: Sendable, Equatable {
     public let policy: EffectivePolicy
     /// The newest live version below the new one, to compare with; nil when there is none or

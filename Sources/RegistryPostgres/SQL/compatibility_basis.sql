@@ -32,16 +32,18 @@ WITH RECURSIVE policy (mode, enforce, floor, source, updated) AS (
 -- backward_transitive only): each distinct hash but the excluded one at its oldest live version
 -- from the floor up and below the bound, newest first, one more than the limit so the caller knows
 -- when it stopped. Only versions and hashes: the texts are read afterwards, as needed.
+-- A disabled version is withdrawn: it is neither newest nor compared (its text still is when
+-- another version has it), while a deprecated version counts like an active one.
 ), newest AS (
     SELECT version, schema_sha256 FROM schema_versions
-    WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
+    WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL AND state <> 'disabled'
       AND version < $3::bigint
     ORDER BY version DESC LIMIT 1
 ), compared AS (
     SELECT oldest.version, hashes.schema_sha256
     FROM distinct_hashes AS hashes CROSS JOIN LATERAL (
         SELECT version FROM schema_versions
-        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL
+        WHERE application_id = $1::bigint AND attributes_type = $2::text AND deleted_at IS NULL AND state <> 'disabled'
           AND schema_sha256 = hashes.schema_sha256
           AND version >= (SELECT floor FROM policy) AND version < $3::bigint
         ORDER BY version LIMIT 1) AS oldest
