@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -340,6 +341,9 @@ def one_run(mode: str, quick: bool) -> tuple[dict, list]:
         primary = a
         figures, found = verify(run, primary, app)
         figures["read_only_probes"] = read_only_seen
+        paused, paused_problems = paused_replay_check(a, b, urls, token, app, mode)
+        figures["paused_replay"] = paused
+        found += paused_problems
         problems += found
         if any(s != "read-only" for s in read_only_seen):
             problems.append(f"/readyz during the window without a primary said {read_only_seen}")
@@ -361,6 +365,142 @@ def one_run(mode: str, quick: bool) -> tuple[dict, list]:
             shutil.rmtree(top, ignore_errors=True)
         else:
             say(f"kept {top}")
+
+
+STANDBY_METRIC = re.compile(r'^registry_db_standby_(eligible|skipped)_reads_total\{(?:served_by|reason)="([a-z_]+)"\} (\S+)$')
+
+
+def standby_figures(urls: list) -> dict:
+    """The standby-read counters of the replicas, summed: served by standby/primary, skipped by reason."""
+    totals: dict = {}
+    for url in urls:
+        for line in request(url, "GET", "/metrics", timeout=5).body.decode().splitlines():
+            match = STANDBY_METRIC.match(line)
+            if match:
+                key = ("served_" if match[1] == "eligible" else "skipped_") + match[2]
+                totals[key] = totals.get(key, 0) + int(float(match[3]))
+    return totals
+
+
+def standby_delta(before: dict, after: dict) -> dict:
+    return {k: after.get(k, 0) - before.get(k, 0) for k in after if after.get(k, 0) != before.get(k, 0)}
+
+
+def paused_replay_check(primary: Cluster, standby: Cluster, urls: list, token: str, app: str, mode: str) -> tuple[dict, list]:
+    """A standby whose replay is paused (pg_wal_replay_pause) never serves a stale absence or state.
+
+    Versions are published with replay running and read through both replicas (the standby must
+    serve some: the rule is not "always the primary"). Replay is paused; through the registry a
+    version is published, one deleted and one disabled. Then, read through both replicas: the
+    new version and `latest` must be found at once on both (a standby's "not found" is always
+    confirmed on the primary), the deleted and the disabled one must be gone at once on the
+    replica that made the change (it reads its own writes) and, on the other, from the time its
+    change follower has read the feed (1 s without notifications; we wait 1.5 s). Every read
+    is counted; fewer than planned fails. Replay is resumed and the standby must serve again.
+    """
+    problems: list = []
+    kind = f"FoPaused{mode}"
+
+    def publish(url: str, marker: str) -> int:
+        text = json.dumps({"type": "object", "description": marker,
+                           "attributes": {"properties": {"f": {"type": "string"}}}}, separators=(",", ":"))
+        response = request(url, "POST", "/api/live_activity_schemas", token=token,
+                           body={"application": app, "attributesType": kind, "jsonSchema": text})
+        if response.status != 200:
+            raise RuntimeError(f"publish answered {response.status}: {response.body[:200]!r}")
+        return response.json()["schema"]["version"]
+
+    def status(url: str, version) -> int:
+        return request(url, "GET", f"/api/live_activity_schemas/{kind}/{version}?application={app}", token=token).status
+
+    def latest(url: str):
+        response = request(url, "GET", f"/api/live_activity_schemas/{kind}/latest?application={app}", token=token)
+        return response.json()["schema"]["version"] if response.status == 200 else response.status
+
+    reads = {"planned": 0, "done": 0, "stale": []}
+
+    def expect(label: str, got, wanted) -> None:
+        reads["done"] += 1
+        if got != wanted:
+            reads["stale"].append(f"{label}: {got} (expected {wanted})")
+
+    versions = [publish(urls[i % 2], f"paused-{mode}-warm-{i}") for i in range(6)]
+    time.sleep(1.5)  # both followers have read past every warm-up publish
+    before = standby_figures(urls)
+    for _ in range(5):
+        for url in urls:
+            for version in versions:
+                reads["planned"] += 1
+                expect(f"warm {version}", status(url, version), 200)
+    warm = standby_delta(before, standby_figures(urls))
+    if warm.get("served_standby", 0) == 0:
+        problems.append(f"with replay running the standby served no read: {warm}")
+
+    standby.sql("SELECT pg_wal_replay_pause()", db="postgres")
+    deadline = time.monotonic() + 10
+    while standby.sql("SELECT pg_get_wal_replay_pause_state()", db="postgres") != "paused":
+        if time.monotonic() > deadline:
+            raise RuntimeError("replay did not pause")
+        time.sleep(0.05)
+    before = standby_figures(urls)
+    try:
+        deleted, disabled = versions[0], versions[1]
+        new = publish(urls[0], f"paused-{mode}-new")
+        for url in urls:  # at once, on both: absence is confirmed on the primary
+            reads["planned"] += 2
+            expect(f"new {new} at once via {url}", status(url, new), 200)
+            expect(f"latest at once via {url}", latest(url), new)
+        response = request(urls[0], "DELETE", f"/api/live_activity_schemas/{kind}/{deleted}?application={app}", token=token)
+        if response.status != 200:
+            raise RuntimeError(f"delete answered {response.status}")
+        reads["planned"] += 1
+        expect(f"deleted {deleted} at once via the deleting replica", status(urls[0], deleted), 404)
+        response = request(urls[1], "POST", f"/api/live_activity_schemas/{kind}/{disabled}:disable?application={app}",
+                           token=token, body={"reason": "paused replay check"})
+        if response.status != 200:
+            raise RuntimeError(f"disable answered {response.status}")
+        reads["planned"] += 1
+        expect(f"disabled {disabled} at once via the disabling replica", status(urls[1], disabled), 404)
+        time.sleep(1.5)  # each follower has read the feed past both changes
+        for _ in range(10):
+            for url in urls:
+                reads["planned"] += 4
+                expect(f"new {new} via {url}", status(url, new), 200)
+                expect(f"latest via {url}", latest(url), new)
+                expect(f"deleted {deleted} via {url}", status(url, deleted), 404)
+                expect(f"disabled {disabled} via {url}", status(url, disabled), 404)
+            for url in urls:
+                for version in versions[2:]:
+                    reads["planned"] += 1
+                    expect(f"kept {version} via {url}", status(url, version), 200)
+        paused = standby_delta(before, standby_figures(urls))
+    finally:
+        standby.sql("SELECT pg_wal_replay_resume()", db="postgres")
+    skipped = sum(v for k, v in paused.items() if k in ("skipped_behind", "skipped_lag"))
+    if skipped == 0:
+        problems.append(f"while replay was paused no read skipped the standby: {paused}")
+    deadline = time.monotonic() + 30
+    while standby.sql("SELECT pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()", db="postgres") != "t":
+        if time.monotonic() > deadline:
+            problems.append("replay did not catch up after resuming")
+            break
+        time.sleep(0.1)
+    time.sleep(1.5)
+    before = standby_figures(urls)
+    for _ in range(5):
+        for url in urls:
+            for version in versions[2:]:
+                reads["planned"] += 1
+                expect(f"resumed {version}", status(url, version), 200)
+    resumed = standby_delta(before, standby_figures(urls))
+    if resumed.get("served_standby", 0) == 0:
+        problems.append(f"after replay resumed the standby served no read: {resumed}")
+    if reads["done"] < reads["planned"] or reads["planned"] < 150:
+        problems.append(f"only {reads['done']} of {reads['planned']} planned reads ran")
+    if reads["stale"]:
+        problems.append(f"{len(reads['stale'])} stale reads with replay paused: {reads['stale'][:5]}")
+    figures = {"reads": reads["done"], "stale": len(reads["stale"]), "warm": warm, "paused": paused, "resumed": resumed}
+    return figures, problems
 
 
 def _ready(url: str) -> bool:
