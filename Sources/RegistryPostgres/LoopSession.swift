@@ -35,9 +35,12 @@ final class LoopSession {
         return check.refusal(of: position)
     }
 
-    /// The position probed less than `StandbyReads.probeInterval` ago, if any.
-    var freshPosition: ReplayPosition? {
-        guard let probedAt, ContinuousClock.now < probedAt + StandbyReads.probeInterval else { return nil }
-        return position
+    /// The last probed position, while it may stand for a new probe for `check`: one that
+    /// passes for `StandbyReads.probeInterval`, one that refuses only for
+    /// `StandbyReads.refusedProbeInterval` (a standby a few milliseconds behind catches up).
+    func reusablePosition(for check: StandbyCheck) -> ReplayPosition? {
+        guard let probedAt, let position else { return nil }
+        let interval = check.refusal(of: position) == nil ? StandbyReads.probeInterval : StandbyReads.refusedProbeInterval
+        return ContinuousClock.now < probedAt + interval ? position : nil
     }
 }

@@ -137,7 +137,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         var read = read
         do {
             if let check = read.standbyCheck, !session.probeInFlight {
-                if let position = session.freshPosition {
+                if let position = session.reusablePosition(for: check) {
                     if let refusal = check.refusal(of: position) { return read.answer(.failure(StandbySkip(reason: refusal))) }
                 } else {
                     try sendProbe(on: session)

@@ -7,9 +7,10 @@ import Synchronization
 ///
 /// 1. A standby answer is used only when the standby's replay position is at least
 ///    `required`: the primary's WAL insert position at this replica's latest read of the
-///    change feed (`FeedPosition.insertLSN`), which is at or past the commit of every change
-///    this replica has seen, hence of every invalidation its caches have applied. Before the
-///    change follower's first read there is none, and the primary answers.
+///    change feed that reported changes (`FeedPosition.insertLSN`), which is at or past the
+///    commit of every change this replica has seen, hence of every invalidation its caches
+///    have applied. Before the change follower's first read there is none, and the primary
+///    answers.
 /// 2. A client reads its own write: after a change committed through this process
 ///    (`ChangeHints.committedCount`), the primary answers until the follower has read the feed
 ///    in a statement that started after that commit (within milliseconds: the change's own
@@ -21,15 +22,18 @@ import Synchronization
 ///    miss that version, which the primary then supplies.
 ///
 /// The standby's position is probed on the session that serves the read, pipelined before it
-/// (`LoopSessions`), and kept for `probeInterval`: replay only moves forward on one server, so
+/// (`LoopSessions`), and kept for `probeInterval` (`refusedProbeInterval` when it refused a
+/// read, since a standby milliseconds behind soon catches up): replay only moves forward on one server, so
 /// a position probed earlier on that session is a lower bound of what the read sees. Probing
 /// per session rather than per pool keeps the rule when the read URL balances sessions over
 /// several standbys. Read-only mode (no primary) is not this: every read goes to the standby.
 public final class StandbyReads: Sendable {
     /// 0 disables standby reads while a primary answers.
     public let maxLag: Duration
-    /// How long one session's probe of its replay position is reused.
+    /// How long one session's probe of its replay position is reused: when it passed, and when
+    /// it refused a read.
     static let probeInterval = Duration.milliseconds(100)
+    static let refusedProbeInterval = Duration.milliseconds(10)
     /// `required`, raised by the change follower only.
     private let seen = Atomic<UInt64>(0)
     /// How many of this process's commits the follower's latest read started after.
@@ -44,11 +48,14 @@ public final class StandbyReads: Sendable {
         self.maxLag = maxLag
     }
 
-    /// The follower read the feed on the primary at `insertLSN`, in a statement that started
-    /// after `commits` of this process's commits. Called before the read's changes reach the
-    /// caches: a cache filled after an invalidation then holds an answer at least that recent.
-    func noteFeedRead(insertLSN: UInt64, covering commits: UInt64) {
-        raise(seen, to: insertLSN)
+    /// The follower read the feed on the primary, in a statement that started after `commits`
+    /// of this process's commits; `insertLSN` is the primary's position at a read that
+    /// reported changes (or restarted), nil for one that found none: the changes seen are
+    /// then those of earlier reads, and a standby need not follow unrelated WAL. Called before
+    /// the read's changes reach the caches: a cache filled after an invalidation then holds an
+    /// answer at least that recent.
+    func noteFeedRead(insertLSN: UInt64?, covering commits: UInt64) {
+        if let insertLSN { raise(seen, to: insertLSN) }
         raise(coveredCommits, to: commits)
     }
 

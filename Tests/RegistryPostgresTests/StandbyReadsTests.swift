@@ -50,6 +50,15 @@ import TestSupport
         #expect(reads.requirement(committed: 1) == .standby(StandbyCheck(required: 1300, maxLag: Self.maxLag)))
     }
 
+    /// A feed read that reported nothing raises no requirement (the changes seen are the
+    /// earlier reads'), but still covers the commits noted before it started.
+    @Test func aFeedReadWithoutChangesCoversCommitsWithoutRaisingThePosition() {
+        let reads = StandbyReads(maxLag: Self.maxLag)
+        reads.noteFeedRead(insertLSN: 1000, covering: 0)
+        reads.noteFeedRead(insertLSN: nil, covering: 2)
+        #expect(reads.requirement(committed: 2) == .standby(StandbyCheck(required: 1000, maxLag: Self.maxLag)))
+    }
+
     @Test func theRequiredPositionNeverGoesBack() {
         let reads = StandbyReads(maxLag: Self.maxLag)
         reads.noteFeedRead(insertLSN: 2000, covering: 3)
