@@ -22,6 +22,10 @@ import Synchronization
 /// `onTokenChange`. A payload it does not know, more than `pageSize` changes since the last
 /// read, and every (re)connection go to `onRestart`, which must forget everything cached: what
 /// changed is not known, or too much to read.
+///
+/// Each read on the primary that reports changes also gives `StandbyReads` the primary's WAL
+/// insert position at that read, before its changes reach the caches: standbys answer reads
+/// only once past it.
 public final class ChangeFollower: Sendable {
     /// How long a change made without a hint may take to reach this replica.
     public static let fallbackInterval = Duration.seconds(1)
@@ -100,9 +104,11 @@ public final class ChangeFollower: Sendable {
         // A hint needs no durability: its commit need not wait for a WAL flush.
         if onPrimary { try connection.simpleQuery("SET synchronous_commit = off") }
         let listening = try Self.listen(on: connection)
-        var position = try PostgresSchemaStore.followStart().run(on: connection)
-        onRestart()
         let hints = pool.changeHints
+        let commits = hints.committedCount
+        var position = try PostgresSchemaStore.followStart().run(on: connection)
+        noteRead(position, covering: commits, reportedChanges: true)
+        onRestart()
         let clock = ContinuousClock()
         var nextRead = clock.now + fallbackInterval
         var nextPrimaryTry = clock.now + Self.primaryRetryInterval
@@ -159,13 +165,23 @@ public final class ChangeFollower: Sendable {
 
     /// Reports the changes committed since `position` and moves it to now.
     private func catchUp(from position: inout FeedPosition, on connection: PGConnection) throws {
+        let commits = pool.changeHints.committedCount
         let page = try PostgresSchemaStore.followRead(after: position, limit: Self.pageSize).run(on: connection)
         position = page.position
+        noteRead(position, covering: commits, reportedChanges: page.overflowed || !page.changes.isEmpty)
         if page.overflowed {
             onRestart()
         } else if !page.changes.isEmpty {
             onChanges(page.changes)
         }
+    }
+
+    /// Tells the standby reads how far the primary was at a read that reported changes (a
+    /// restart counts: the caches were flushed), before they reach the caches
+    /// (`StandbyReads.noteFeedRead`); a read of a standby's feed has no position.
+    private func noteRead(_ position: FeedPosition, covering commits: UInt64, reportedChanges: Bool) {
+        guard let lsn = position.insertLSN else { return }
+        pool.standbyReads?.noteFeedRead(insertLSN: reportedChanges ? lsn : nil, covering: commits)
     }
 
     /// A poll timeout: 0 when the instant is past, and at most a second, so `stop` is noticed.

@@ -13,6 +13,7 @@ import Synchronization
 /// writes a byte to a pipe, which wakes the follower from its wait.
 public final class ChangeHints: Sendable {
     private let owed = Atomic<Bool>(false)
+    private let committed = Atomic<UInt64>(0)
     /// The pipe's ends, non-blocking; -1 when it could not be made (the follower then sends
     /// owed hints when it wakes for its timer).
     private let readEnd: Int32
@@ -37,10 +38,15 @@ public final class ChangeHints: Sendable {
 
     /// A change of the feed committed on this process: the other replicas should read the feed.
     func noteCommittedChange() {
+        committed.add(1, ordering: .sequentiallyConsistent)
         guard !owed.exchange(true, ordering: .acquiringAndReleasing), writeEnd >= 0 else { return }
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
+
+    /// How many changes this process has committed (noted before each is answered): a read
+    /// of the feed that starts after loading it covers them all (`StandbyReads`).
+    var committedCount: UInt64 { committed.load(ordering: .sequentiallyConsistent) }
 
     /// Whether a hint is owed, without taking it.
     var isOwed: Bool { owed.load(ordering: .acquiring) }

@@ -74,6 +74,9 @@ public final class ConnectionPool: Sendable {
     public let standby: ConnectionPool?
     /// True for a pool on standbys, which runs reads' side-effect-free forms (`onStandby`).
     let isStandby: Bool
+    /// While a primary answers, the reads that `StandbyReads`' rule lets the standby answer go
+    /// there; nil when they all go to the primary (no standby, or a maximum lag of 0).
+    public let standbyReads: StandbyReads?
     private let lock: ConditionLock<State>
     /// Whether the latest attempt to open a session, by anyone using this pool's database
     /// (the pool, an event loop, the change follower), failed. Set and cleared by attempts
@@ -102,10 +105,13 @@ public final class ConnectionPool: Sendable {
 
     /// Opens nothing yet: the first caller opens the first session, so a service can start (and
     /// report not-ready) while the database is down.
-    public init(config: PostgresConfig, standby: PostgresConfig? = nil) {
+    /// - Parameter standbyReadsMaxLag: above zero, reads go to `standby` also while a primary
+    ///   answers, when `StandbyReads`' rule allows, from a standby lagging at most this much.
+    public init(config: PostgresConfig, standby: PostgresConfig? = nil, standbyReadsMaxLag: Duration = .zero) {
         self.config = config
         self.standby = standby.map { ConnectionPool(standbyConfig: $0) }
         self.isStandby = false
+        self.standbyReads = standby != nil && standbyReadsMaxLag > .zero ? StandbyReads(maxLag: standbyReadsMaxLag) : nil
         self.lock = ConditionLock(State())
     }
 
@@ -113,6 +119,7 @@ public final class ConnectionPool: Sendable {
         self.config = standbyConfig
         self.standby = nil
         self.isStandby = true
+        self.standbyReads = nil
         self.lock = ConditionLock(State())
     }
 

@@ -9,6 +9,17 @@ final class LoopSession {
     var reads = FIFO<LoopStatement>()
     /// Whether the loop also waits for the socket to be writable (libpq holds unsent output).
     var waitsToWrite = false
+    /// On a standby: the replay position last probed on this session, and when it was sent.
+    /// Replay only moves forward, so it bounds from below what any later read here sees.
+    var position: ReplayPosition?
+    var probedAt: ContinuousClock.Instant?
+    /// A probe is sent and unanswered: reads sent after it are checked against its answer.
+    var probeInFlight = false
+    /// Set when a probe found a primary on a session older than `LoopSessions.primaryKeptFor`:
+    /// the standbys' pool took it while no standby answered; it takes no more reads and is
+    /// closed once answered, so the next session may find a standby again.
+    var retiring = false
+    let openedAt = ContinuousClock.now
 
     init(_ connection: PGConnection) {
         self.connection = connection
@@ -17,4 +28,19 @@ final class LoopSession {
 
     /// When its oldest read stops waiting for an answer: later reads were sent after it.
     var deadline: ContinuousClock.Instant? { reads.first?.deadline }
+
+    /// Why `check` refuses what this session's probe found; nil when it passes.
+    func refusal(for check: StandbyCheck) -> StandbySkip.Reason? {
+        guard let position else { return .behind }
+        return check.refusal(of: position)
+    }
+
+    /// The last probed position, while it may stand for a new probe for `check`: one that
+    /// passes for `StandbyReads.probeInterval`, one that refuses only for
+    /// `StandbyReads.refusedProbeInterval` (a standby a few milliseconds behind catches up).
+    func reusablePosition(for check: StandbyCheck) -> ReplayPosition? {
+        guard let probedAt, let position else { return nil }
+        let interval = check.refusal(of: position) == nil ? StandbyReads.probeInterval : StandbyReads.refusedProbeInterval
+        return ContinuousClock.now < probedAt + interval ? position : nil
+    }
 }

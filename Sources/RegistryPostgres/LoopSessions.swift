@@ -31,6 +31,9 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
 
     private var config: PostgresConfig { pool.config }
 
+    /// How long a standbys' session that reached a primary is kept before it is replaced.
+    static let primaryKeptFor = Duration.seconds(5)
+
     /// The loop's sessions for `pool`, made on first use; call on the loop's thread.
     static func on(_ loop: EventLoop, for pool: ConnectionPool) -> LoopSessions {
         loop.attachment(ObjectIdentifier(pool)) { LoopSessions(loop: loop, pool: pool) }
@@ -127,12 +130,19 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     }
 
     private func sessionWithRoom() -> LoopSession? {
-        sessions.filter { $0.reads.count < config.loopReadsInFlight }.min { $0.reads.count < $1.reads.count }
+        sessions.filter { $0.reads.count < config.loopReadsInFlight && !$0.retiring }.min { $0.reads.count < $1.reads.count }
     }
 
     private func send(_ read: LoopStatement, on session: LoopSession) {
         var read = read
         do {
+            if let check = read.standbyCheck, !session.probeInFlight {
+                if let position = session.reusablePosition(for: check) {
+                    if let refusal = check.refusal(of: position) { return read.answer(.failure(StandbySkip(reason: refusal))) }
+                } else {
+                    try sendProbe(on: session)
+                }
+            }
             try session.connection.sendPipelined(read.statement, read.parameters)
         } catch {
             guard !session.connection.isUsable else { return read.answer(.failure(error)) }
@@ -143,6 +153,17 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         read.deadline = .now + config.responseTimeout
         session.reads.append(read)
         flush(session)
+    }
+
+    /// Pipelines a probe of the session's replay position before the read about to be sent,
+    /// which is then checked against its answer (`receive`).
+    private func sendProbe(on session: LoopSession) throws(PGError) {
+        var probe = LoopStatement.replayProbe
+        try session.connection.sendPipelined(probe.statement, probe.parameters)
+        probe.deadline = .now + config.responseTimeout
+        session.reads.append(probe)
+        session.probeInFlight = true
+        session.probedAt = .now
     }
 
     private func flush(_ session: LoopSession) {
@@ -174,13 +195,27 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         for outcome in session.connection.receivePipelined() {
             // Empty only if an answer given in this loop closed the sessions (and answered all).
             guard let read = session.reads.popFirst() else { return }
+            if read.isReplayProbe {
+                session.probeInFlight = false
+                // A probe that failed leaves no position: the reads after it go to the primary.
+                session.position = try? ReplayPosition(outcome.get())
+                if session.position?.inRecovery == false, session.openedAt + Self.primaryKeptFor < .now { session.retiring = true }
+                continue
+            }
             switch outcome {
-            case .success(let rows): read.answer(.success(rows))
+            case .success(let rows):
+                if let check = read.standbyCheck, let refusal = session.refusal(for: check) {
+                    read.answer(.failure(StandbySkip(reason: refusal)))
+                } else {
+                    read.answer(.success(rows))
+                }
             case .failure(let error): retryOrFail(read, error)
             }
         }
         if !session.connection.isUsable {
             drop(session, failing: PGError(kind: .connectionLost, debugDetail: "the session broke with reads in flight"))
+        } else if session.retiring && session.reads.isEmpty {
+            remove(session)
         }
     }
 

@@ -24,8 +24,8 @@ public struct PostgresConfig: Sendable, Equatable {
     /// Most reads one loop keeps waiting for a session; past it a read fails at once with 503.
     public var loopReadsWaiting: Int
     /// libpq `target_session_attrs` forced over whatever `databaseURL` says; nil leaves the URL's.
-    /// Set for the pool that serves reads while no primary is reachable, made from the writers'
-    /// URL with `any`, so that it may use a standby the writers' `read-write` would refuse.
+    /// Set for the standbys' pool made from the writers' URL: `prefer-standby`, so that it uses a
+    /// standby the writers' `read-write` would refuse, or the primary when no standby answers.
     public var targetSessionAttrs: String?
 
     /// Only the URL is required; the defaults keep every wait to a few seconds.

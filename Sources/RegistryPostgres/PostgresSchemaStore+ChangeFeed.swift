@@ -78,6 +78,12 @@ extension PostgresSchemaStore {
 /// whatever order transactions commit in, and needs no horizon.
 struct FeedPosition: Sendable, Equatable {
     let snapshot: String
+    /// The primary's WAL insert position, read by the same statement after its snapshot was
+    /// taken: at or past the commit record of every change that snapshot sees, since a
+    /// transaction becomes visible only after its commit record is inserted. Nil on a standby.
+    /// A standby that has replayed this far shows everything the read reported
+    /// (`StandbyReads`).
+    var insertLSN: UInt64? = nil
 }
 
 /// One read of the feed of every application.
@@ -95,7 +101,7 @@ extension PostgresSchemaStore {
     static func followStart() -> StoreStatement<FeedPosition> {
         StoreStatement(statement: followStartRead, parameters: []) { result in
             guard let row = result.rows.first else { throw RegistryError.internal() }
-            return FeedPosition(snapshot: try row.string(0))
+            return FeedPosition(snapshot: try row.string(0), insertLSN: try lsn(row, 1))
         }
     }
 
@@ -104,9 +110,11 @@ extension PostgresSchemaStore {
         StoreStatement(statement: follow, parameters: [position.snapshot, limit + 1]) { result in
             var changes: [CommittedChange] = []
             var snapshot: String?
+            var insertLSN: UInt64?
             for row in result.rows {
                 if let taken = try row.optionalString(0) {
                     snapshot = taken
+                    insertLSN = try lsn(row, 1)
                     continue
                 }
                 guard let kind = ChangeKind(rawValue: try row.string(3)) else { throw RegistryError.internal() }
@@ -117,8 +125,16 @@ extension PostgresSchemaStore {
             }
             guard let snapshot else { throw RegistryError.internal() }
             let overflowed = changes.count > limit
-            return FollowedPage(changes: overflowed ? [] : changes, position: FeedPosition(snapshot: snapshot), overflowed: overflowed)
+            return FollowedPage(changes: overflowed ? [] : changes, position: FeedPosition(snapshot: snapshot, insertLSN: insertLSN),
+                overflowed: overflowed)
         }
+    }
+
+    /// A WAL position the statement gives as bytes from `0/0` (`bigint`), nil when NULL.
+    static func lsn(_ row: PGRow, _ column: Int) throws(PGError) -> UInt64? {
+        guard let text = try row.optionalString(column) else { return nil }
+        guard let value = UInt64(text) else { throw PGError(kind: .unexpectedResult, debugDetail: "column \(column) is not a WAL position") }
+        return value
     }
 
     /// Every replica's follower reads the feed soon after this (`ChangeFollower`). The payload

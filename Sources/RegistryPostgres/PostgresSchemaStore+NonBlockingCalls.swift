@@ -158,6 +158,15 @@ extension ConnectionPool {
         let statement = isStandby ? statement.forStandby : statement
         let isRead = statement.retry == .read
         if isRead, readTarget !== self { return readTarget.run(statement, then: done) }
+        if isRead, statement.standbyConfirms != nil, standbyReads != nil {
+            return routed(statement, on: loop, then: done) { [self] in send(statement, on: loop, then: done) }
+        }
+        send(statement, on: loop, then: done)
+    }
+
+    /// `run` on this pool's sessions of `loop`, with the standby as the fallback of a read.
+    func send<Value>(_ statement: StoreStatement<Value>, on loop: EventLoop, then done: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        let isRead = statement.retry == .read
         let hints = statement.feedsChanges ? changeHints : nil
         LoopSessions.on(loop, for: self).start(
             statement.onLoop { [self] result in

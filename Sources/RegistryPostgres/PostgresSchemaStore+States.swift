@@ -87,9 +87,13 @@ extension PostgresSchemaStore {
     }
 
     /// What `latest` chooses from, in one snapshot: the pin when it names a live version that is
-    /// not disabled, the newest active version and the newest deprecated one.
+    /// not disabled, the newest active version and the newest deprecated one. A standby may
+    /// answer it (`StandbyReads`), except "none", which the primary confirms.
     static func latestCandidatesRead(application: Application, attributesType: String) -> StoreStatement<LatestCandidates> {
-        StoreStatement(statement: latestCandidatesStatement, parameters: [application.id, attributesType]) { result in
+        StoreStatement(
+            statement: latestCandidatesStatement, parameters: [application.id, attributesType],
+            standbyConfirms: { $0.latest == nil }
+        ) { result in
             guard let row = result.rows.first else { throw PGError(kind: .unexpectedResult, debugDetail: "no row") }
             func number(_ column: Int) throws(PGError) -> Int32? {
                 try row.optionalString(column) == nil ? nil : try row.int32(column)

@@ -79,9 +79,13 @@ public struct PostgresSchemaStore: SchemaStore {
         try pool.run(Self.schemaRead(application: application, attributesType: attributesType, version: version))
     }
 
-    /// One live version in whatever state, nil when it does not exist or was deleted.
+    /// One live version in whatever state, nil when it does not exist or was deleted. A standby
+    /// may answer it (`StandbyReads`), except "none", which the primary confirms.
     static func schemaRead(application: Application, attributesType: String, version: Int32) -> StoreStatement<SchemaVersion?> {
-        StoreStatement(statement: getVersion, parameters: [application.id, attributesType, version]) { result in
+        StoreStatement(
+            statement: getVersion, parameters: [application.id, attributesType, version],
+            standbyConfirms: { $0.map { _ in false } ?? true }
+        ) { result in
             try result.rows.first.map { row in
                 try storedVersion(row, application: application, attributesType: attributesType, version: version)
             }

@@ -20,6 +20,10 @@ struct StoreStatement<Value>: Sendable {
     /// The same read without its side effects, with the same parameters and rows, for a
     /// standby (which refuses any write); nil when the read has none.
     var onStandby: PGStatement?
+    /// Set for a read a standby may answer while a primary answers, when `StandbyReads`' rule
+    /// allows; it says which answers the primary must confirm (absence, which is what a lagging
+    /// standby gets wrong). Nil: only read-only mode sends it to a standby.
+    var standbyConfirms: (@Sendable (Value) -> Bool)?
     /// Turns the statement's rows into the answer; a `PGError` it throws is a 500, as a
     /// blocking read's would be.
     let decode: @Sendable (PGResult) throws -> Value
@@ -28,7 +32,8 @@ struct StoreStatement<Value>: Sendable {
     var forStandby: StoreStatement {
         guard let onStandby else { return self }
         return StoreStatement(
-            statement: onStandby, parameters: parameters, retry: retry, feedsChanges: feedsChanges, decode: decode)
+            statement: onStandby, parameters: parameters, retry: retry, feedsChanges: feedsChanges,
+            standbyConfirms: standbyConfirms, decode: decode)
     }
 
     /// Runs the statement on a session lent by the pool (blocking).
@@ -63,6 +68,15 @@ extension ConnectionPool {
         let statement = isStandby ? statement.forStandby : statement
         let isRead = statement.retry == .read
         if isRead, readTarget !== self { return try readTarget.run(statement) }
+        if isRead, statement.standbyConfirms != nil, standbyReads != nil {
+            return try routed(statement) { try runHere(statement) }
+        }
+        return try runHere(statement)
+    }
+
+    /// `run` on this pool, with the standby as the fallback of a read.
+    private func runHere<Value>(_ statement: StoreStatement<Value>) throws -> Value {
+        let isRead = statement.retry == .read
         let value: Value
         do {
             value = try perform(statement.retry) { try statement.run(on: $0) }

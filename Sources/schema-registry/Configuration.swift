@@ -12,6 +12,9 @@ struct Configuration: Sendable {
     /// Standbys that serve reads while no primary is reachable; nil: derived from
     /// `databaseURL` when it names several hosts.
     var readDatabaseURL: String?
+    /// Reads a standby may answer go there while a primary answers, from a standby lagging at
+    /// most this much (`StandbyReads`); 0: only while no primary is reachable.
+    var readMaxLagMilliseconds: Int
     /// 1: `/readyz` answers 200 while read-only; 0: 503.
     var readyWhenReadOnly: Int
     var httpWorkers: Int
@@ -93,6 +96,10 @@ struct Configuration: Sendable {
             SettingValue.text.unlessUnset(shown: "DATABASE_URL's hosts when it names several"),
             default: .absent("DATABASE_URL's hosts when it names several"), into: \.readDatabaseURL,
             redact: ConnectionString.redacted),
+        Setting(
+            "REGISTRY_READ_MAX_LAG_MS",
+            "reads of versions and latest go to the standby while a primary answers when it has replayed every change this replica has seen and lags at most this much; 0: only while no primary is reachable",
+            .integer(0...600_000), default: .value(2000), into: \.readMaxLagMilliseconds),
         Setting(
             "REGISTRY_READY_WHEN_READ_ONLY", "1: /readyz answers 200 while no primary is reachable and reads are served; 0: 503",
             .integer(0...1), default: .value(1), into: \.readyWhenReadOnly),
@@ -253,7 +260,7 @@ struct Configuration: Sendable {
     /// What every field holds before its setting is read: values no setting produces, so a
     /// field the table forgets is plain to see (and a test looks for them).
     static let unread = Configuration(
-        listen: HostPort(host: "unread", port: .min), databaseURL: "", readDatabaseURL: "", readyWhenReadOnly: .min,
+        listen: HostPort(host: "unread", port: .min), databaseURL: "", readDatabaseURL: "", readMaxLagMilliseconds: .min, readyWhenReadOnly: .min,
         httpWorkers: .min, httpEventLoops: .min,
         poolSize: .min, dbLoopSessions: .min, dbConnectTimeoutSeconds: .min, dbStatementTimeoutMilliseconds: .min,
         dbAcquireTimeoutMilliseconds: .min, maxBodyBytes: .min, maxHeaderBytes: .min, connectionTimeoutSeconds: .min,

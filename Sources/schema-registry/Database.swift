@@ -2,8 +2,9 @@ import RegistryPostgres
 
 /// Builds the database side from the configuration, the same way for every command.
 enum Database {
-    /// The writers' pool, with a pool for reads while no primary is reachable: on the read URL,
-    /// or on the writers' own hosts taking whichever answers when those are several.
+    /// The writers' pool, with a pool on standbys: on the read URL, or on the writers' own hosts
+    /// preferring a standby when those are several. It serves reads while no primary is
+    /// reachable, and the reads `StandbyReads` lets it answer while one is.
     static func pool(_ configuration: Configuration) -> ConnectionPool {
         let writers = config(configuration, url: configuration.databaseURL)
         var readers: PostgresConfig?
@@ -11,10 +12,11 @@ enum Database {
             readers = config(configuration, url: url)
         } else if ConnectionString.namesSeveralHosts(configuration.databaseURL) {
             readers = writers
-            readers?.targetSessionAttrs = "any"
+            readers?.targetSessionAttrs = "prefer-standby"
         }
         readers?.applicationName = "schema-registry-reads"
-        return ConnectionPool(config: writers, standby: readers)
+        return ConnectionPool(
+            config: writers, standby: readers, standbyReadsMaxLag: .milliseconds(configuration.readMaxLagMilliseconds))
     }
 
     private static func config(_ configuration: Configuration, url: String) -> PostgresConfig {

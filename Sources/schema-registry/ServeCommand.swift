@@ -29,7 +29,7 @@ enum ServeCommand {
         let operations = Operations(
             unreadyReason: { readiness(shuttingDown: shuttingDown, migrator: migrator, pool: pool) },
             gauges: {
-                gauges(pool: pool, api: apiForGauges.withLock { $0 })
+                gauges(pool: pool, api: apiForGauges.withLock { $0 }) + StandbyReadGauges.read(pool)
                     + (webhooksForGauges.withLock { $0 }.map { WebhookGauges.read($0, logger: logger) } ?? [])
             },
             isReadOnly: { pool.mode == .readOnly }, readOnlyIsReady: configuration.readyWhenReadOnly == 1)

@@ -20,6 +20,13 @@ reads not answered (counted; must be 0 in the sync run except while nothing at a
 no version served more than 2 s after its delete was acknowledged. The asynchronous run
 reports acknowledged writes lost instead of failing on them.
 
+Then, with the load stopped, standby reads under paused replay (`paused_replay_check`): the
+standby serves reads while replay runs; with `pg_wal_replay_pause()` a publish, a delete and a
+disable through the registry are never read stale (no 404 for the new version, no 200 for the
+deleted or disabled one), every planned read counted; after `pg_wal_replay_resume()` the standby
+serves again. Replica 1 allows any lag (`REGISTRY_READ_MAX_LAG_MS=600000`), so the
+replay-position rule alone protects it; replica 0 skips the paused standby for its lag.
+
     python3 Tests/Robustness/failover.py [--quick] [--modes sync,async]
 
 Ends with a line `N passed, M failed`.
@@ -31,6 +38,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -235,6 +243,8 @@ def replica_env(url: str, port: int, cache: bool) -> dict:
     if not cache:  # every read reaches PostgreSQL, the token lookup too
         env["REGISTRY_CACHE_BYTES"] = "0"
         env["REGISTRY_AUTH_CACHE_SECONDS"] = "0"
+        # Any lag allowed: only the replay-position rule keeps its standby reads fresh.
+        env["REGISTRY_READ_MAX_LAG_MS"] = "600000"
     return env
 
 
@@ -337,9 +347,14 @@ def one_run(mode: str, quick: bool) -> tuple[dict, list]:
         stop.set()
         for t in threads:
             t.join(timeout=120)
+        load_standby = standby_figures(urls)
         primary = a
         figures, found = verify(run, primary, app)
+        figures["standby_reads_under_load"] = load_standby
         figures["read_only_probes"] = read_only_seen
+        paused, paused_problems = paused_replay_check(a, b, urls, token, app, mode)
+        figures["paused_replay"] = paused
+        found += paused_problems
         problems += found
         if any(s != "read-only" for s in read_only_seen):
             problems.append(f"/readyz during the window without a primary said {read_only_seen}")
@@ -361,6 +376,150 @@ def one_run(mode: str, quick: bool) -> tuple[dict, list]:
             shutil.rmtree(top, ignore_errors=True)
         else:
             say(f"kept {top}")
+
+
+STANDBY_METRIC = re.compile(r'^registry_db_standby_(eligible|skipped)_reads_total\{(?:served_by|reason)="([a-z_]+)"\} (\S+)$')
+
+
+def standby_figures(urls: list) -> list:
+    """Each replica's standby-read counters: served by standby/primary, skipped by reason."""
+    figures = []
+    for url in urls:
+        counts: dict = {}
+        for line in request(url, "GET", "/metrics", timeout=5).body.decode().splitlines():
+            match = STANDBY_METRIC.match(line)
+            if match:
+                counts[("served_" if match[1] == "eligible" else "skipped_") + match[2]] = int(float(match[3]))
+        figures.append(counts)
+    return figures
+
+
+def standby_delta(before: list, after: list) -> list:
+    """What each replica's counters gained, zeros left out."""
+    return [{k: a[k] - b.get(k, 0) for k in a if a[k] != b.get(k, 0)} for b, a in zip(before, after)]
+
+
+def served_by_standby(delta: list) -> int:
+    return sum(d.get("served_standby", 0) for d in delta)
+
+
+def paused_replay_check(primary: Cluster, standby: Cluster, urls: list, token: str, app: str, mode: str) -> tuple[dict, list]:
+    """A standby whose replay is paused (pg_wal_replay_pause) never serves a stale absence or state.
+
+    Versions are published with replay running and read through both replicas (the standby must
+    serve some: the rule is not "always the primary"). Replay is paused; through the registry a
+    version is published, one deleted and one disabled. Then, read through both replicas: the
+    new version must be found at once on both (a standby's "not found" is always confirmed on
+    the primary); `latest`, the deleted and the disabled version must be right at once on the
+    replica that made the change (it reads its own writes) and, on the other, from the time its
+    change follower has read the feed (1 s without notifications; we wait 1.5 s). Every read
+    is counted; fewer than planned fails. Replay is resumed and the standby must serve again.
+    """
+    problems: list = []
+    kind = f"FoPaused{mode}"
+
+    def publish(url: str, marker: str) -> int:
+        text = json.dumps({"type": "object", "description": marker,
+                           "attributes": {"properties": {"f": {"type": "string"}}}}, separators=(",", ":"))
+        response = request(url, "POST", "/api/live_activity_schemas", token=token,
+                           body={"application": app, "attributesType": kind, "jsonSchema": text})
+        if response.status != 200:
+            raise RuntimeError(f"publish answered {response.status}: {response.body[:200]!r}")
+        return response.json()["schema"]["version"]
+
+    def status(url: str, version) -> int:
+        return request(url, "GET", f"/api/live_activity_schemas/{kind}/{version}?application={app}", token=token).status
+
+    def latest(url: str):
+        response = request(url, "GET", f"/api/live_activity_schemas/{kind}/latest?application={app}", token=token)
+        return response.json()["schema"]["version"] if response.status == 200 else response.status
+
+    reads = {"planned": 0, "done": 0, "stale": []}
+
+    def expect(label: str, got, wanted) -> None:
+        reads["done"] += 1
+        if got != wanted:
+            reads["stale"].append(f"{label}: {got} (expected {wanted})")
+
+    versions = [publish(urls[i % 2], f"paused-{mode}-warm-{i}") for i in range(6)]
+    time.sleep(1.5)  # both followers have read past every warm-up publish
+    before = standby_figures(urls)
+    for _ in range(5):
+        for url in urls:
+            for version in versions:
+                reads["planned"] += 1
+                expect(f"warm {version}", status(url, version), 200)
+    warm = standby_delta(before, standby_figures(urls))
+    if served_by_standby(warm) == 0:
+        problems.append(f"with replay running the standby served no read: {warm}")
+
+    standby.sql("SELECT pg_wal_replay_pause()", db="postgres")
+    deadline = time.monotonic() + 10
+    while standby.sql("SELECT pg_get_wal_replay_pause_state()", db="postgres") != "paused":
+        if time.monotonic() > deadline:
+            raise RuntimeError("replay did not pause")
+        time.sleep(0.05)
+    before = standby_figures(urls)
+    try:
+        deleted, disabled = versions[0], versions[1]
+        new = publish(urls[0], f"paused-{mode}-new")
+        for url in urls:  # at once, on both: absence is confirmed on the primary
+            reads["planned"] += 1
+            expect(f"new {new} at once via {url}", status(url, new), 200)
+        reads["planned"] += 1
+        expect("latest at once via the publishing replica", latest(urls[0]), new)
+        response = request(urls[0], "DELETE", f"/api/live_activity_schemas/{kind}/{deleted}?application={app}", token=token)
+        if response.status != 200:
+            raise RuntimeError(f"delete answered {response.status}")
+        reads["planned"] += 1
+        expect(f"deleted {deleted} at once via the deleting replica", status(urls[0], deleted), 404)
+        response = request(urls[1], "POST", f"/api/live_activity_schemas/{kind}/{disabled}:disable?application={app}",
+                           token=token, body={"reason": "paused replay check"})
+        if response.status != 200:
+            raise RuntimeError(f"disable answered {response.status}")
+        reads["planned"] += 1
+        expect(f"disabled {disabled} at once via the disabling replica", status(urls[1], disabled), 404)
+        time.sleep(1.5)  # each follower has read the feed past both changes
+        for _ in range(10):
+            for url in urls:
+                reads["planned"] += 4
+                expect(f"new {new} via {url}", status(url, new), 200)
+                expect(f"latest via {url}", latest(url), new)
+                expect(f"deleted {deleted} via {url}", status(url, deleted), 404)
+                expect(f"disabled {disabled} via {url}", status(url, disabled), 404)
+            for url in urls:
+                for version in versions[2:]:
+                    reads["planned"] += 1
+                    expect(f"kept {version} via {url}", status(url, version), 200)
+        paused = standby_delta(before, standby_figures(urls))
+    finally:
+        standby.sql("SELECT pg_wal_replay_resume()", db="postgres")
+    # Replica 0 skips the paused standby for its lag; replica 1, which allows any lag, because
+    # its replay position is behind the change feed this replica has seen.
+    if paused[0].get("skipped_lag", 0) == 0 or paused[1].get("skipped_behind", 0) == 0:
+        problems.append(f"while replay was paused the replicas did not skip the standby for lag and position: {paused}")
+    deadline = time.monotonic() + 30
+    while standby.sql("SELECT pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()", db="postgres") != "t":
+        if time.monotonic() > deadline:
+            problems.append("replay did not catch up after resuming")
+            break
+        time.sleep(0.1)
+    time.sleep(1.5)
+    before = standby_figures(urls)
+    for _ in range(5):
+        for url in urls:
+            for version in versions[2:]:
+                reads["planned"] += 1
+                expect(f"resumed {version}", status(url, version), 200)
+    resumed = standby_delta(before, standby_figures(urls))
+    if served_by_standby(resumed) == 0:
+        problems.append(f"after replay resumed the standby served no read: {resumed}")
+    if reads["done"] < reads["planned"] or reads["planned"] < 150:
+        problems.append(f"only {reads['done']} of {reads['planned']} planned reads ran")
+    if reads["stale"]:
+        problems.append(f"{len(reads['stale'])} stale reads with replay paused: {reads['stale'][:5]}")
+    figures = {"reads": reads["done"], "stale": len(reads["stale"]), "warm": warm, "paused": paused, "resumed": resumed}
+    return figures, problems
 
 
 def _ready(url: str) -> bool:

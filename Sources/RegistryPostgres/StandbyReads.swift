@@ -1,0 +1,178 @@
+import Synchronization
+
+/// Reads that may be answered by a standby while a primary answers (a version by number, the
+/// candidates for `latest`: `StoreStatement.standbyConfirms`), and the rule that keeps them
+/// correct. Versions are immutable, so what a lagging standby gets wrong is absence and state:
+/// a version just published, deleted or disabled. So:
+///
+/// 1. A standby answer is used only when the standby's replay position is at least
+///    `required`: the primary's WAL insert position at this replica's latest read of the
+///    change feed that reported changes (`FeedPosition.insertLSN`), which is at or past the
+///    commit of every change this replica has seen, hence of every invalidation its caches
+///    have applied. Before the change follower's first read there is none, and the primary
+///    answers.
+/// 2. A client reads its own write: after a change committed through this process
+///    (`ChangeHints.committedCount`), the primary answers until the follower has read the feed
+///    in a statement that started after that commit (within milliseconds: the change's own
+///    hint wakes the follower), so `required` covers it.
+/// 3. A standby lagging more than `maxLag` is skipped (replay behind what it received, for
+///    longer than that since the last transaction it replayed).
+/// 4. A standby's "not found" is never the answer: the primary is asked again. A replica may
+///    not have seen a change committed through another replica yet; the standby it reads may
+///    miss that version, which the primary then supplies.
+///
+/// The standby's position is probed on the session that serves the read, pipelined before it
+/// (`LoopSessions`), and kept for `probeInterval` (`refusedProbeInterval` when it refused a
+/// read, since a standby milliseconds behind soon catches up): replay only moves forward on one server, so
+/// a position probed earlier on that session is a lower bound of what the read sees. Probing
+/// per session rather than per pool keeps the rule when the read URL balances sessions over
+/// several standbys. Read-only mode (no primary) is not this: every read goes to the standby.
+public final class StandbyReads: Sendable {
+    /// 0 disables standby reads while a primary answers.
+    public let maxLag: Duration
+    /// How long one session's probe of its replay position is reused: when it passed, and when
+    /// it refused a read.
+    static let probeInterval = Duration.milliseconds(100)
+    static let refusedProbeInterval = Duration.milliseconds(10)
+    /// `required`, raised by the change follower only.
+    private let seen = Atomic<UInt64>(0)
+    /// How many of this process's commits the follower's latest read started after.
+    private let coveredCommits = Atomic<UInt64>(0)
+    private let counters = Mutex(StandbyReadFigures())
+    /// After a standby failed a read (unreachable, timed out), the primary answers until then:
+    /// reads must not each wait for a standby that is down.
+    private let failedUntil = Mutex<ContinuousClock.Instant?>(nil)
+    static let retryAfterFailure = Duration.seconds(2)
+
+    public init(maxLag: Duration) {
+        self.maxLag = maxLag
+    }
+
+    /// The follower read the feed on the primary, in a statement that started after `commits`
+    /// of this process's commits; `insertLSN` is the primary's position at a read that
+    /// reported changes (or restarted), nil for one that found none: the changes seen are
+    /// then those of earlier reads, and a standby need not follow unrelated WAL. Called before
+    /// the read's changes reach the caches: a cache filled after an invalidation then holds an
+    /// answer at least that recent.
+    func noteFeedRead(insertLSN: UInt64?, covering commits: UInt64) {
+        if let insertLSN { raise(seen, to: insertLSN) }
+        raise(coveredCommits, to: commits)
+    }
+
+    private func raise(_ value: borrowing Atomic<UInt64>, to new: UInt64) {
+        var current = value.load(ordering: .sequentiallyConsistent)
+        while current < new {
+            let (exchanged, original) = value.compareExchange(
+                expected: current, desired: new, ordering: .sequentiallyConsistent)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Where a read may go now, given how many commits this process has noted.
+    func requirement(committed: UInt64) -> Requirement {
+        if coveredCommits.load(ordering: .sequentiallyConsistent) < committed { return .primary(.ownWrite) }
+        if let until = failedUntil.withLock({ $0 }), ContinuousClock.now < until { return .primary(.failed) }
+        let required = seen.load(ordering: .sequentiallyConsistent)
+        return required == 0 ? .primary(.unknown) : .standby(StandbyCheck(required: required, maxLag: maxLag))
+    }
+
+    enum Requirement: Equatable {
+        case standby(StandbyCheck)
+        case primary(StandbySkip.Reason)
+    }
+
+    /// A read answered by the standby.
+    func noteServedByStandby() {
+        counters.withLock { $0.servedByStandby += 1 }
+    }
+
+    /// A read the primary answered, and why the standby did not.
+    func noteServedByPrimary(skipping reason: StandbySkip.Reason) {
+        counters.withLock { figures in
+            figures.servedByPrimary += 1
+            figures.skipped[reason, default: 0] += 1
+        }
+    }
+
+    /// The standby failed a read: the primary answers the next `retryAfterFailure`.
+    func noteStandbyFailed() {
+        failedUntil.withLock { $0 = .now + Self.retryAfterFailure }
+    }
+
+    /// Counts since start, for metrics.
+    public var figures: StandbyReadFigures { counters.withLock { $0 } }
+}
+
+/// What the standby of a read must show before its answer is used.
+struct StandbyCheck: Sendable, Equatable {
+    let required: UInt64
+    let maxLag: Duration
+
+    /// Nil when `position` passes; otherwise why the standby is skipped.
+    func refusal(of position: ReplayPosition) -> StandbySkip.Reason? {
+        guard position.inRecovery, let replayed = position.replayLSN else { return .behind }
+        if position.lag > maxLag { return .lag }
+        return replayed >= required ? nil : .behind
+    }
+}
+
+/// One probe of a session's server (`standby_replay_position`).
+struct ReplayPosition: Sendable, Equatable {
+    /// False on a primary, which the read pool may reach when no standby answers: the
+    /// writers' pool answers then.
+    let inRecovery: Bool
+    /// Bytes from `0/0` of the last WAL record replayed.
+    let replayLSN: UInt64?
+    /// Zero while replay keeps up with what was received.
+    let lag: Duration
+
+    static let probe = PGStatement(file: "standby_replay_position")
+
+    init(inRecovery: Bool, replayLSN: UInt64?, lag: Duration) {
+        self.inRecovery = inRecovery
+        self.replayLSN = replayLSN
+        self.lag = lag
+    }
+
+    init(_ result: PGResult) throws(PGError) {
+        guard let row = result.rows.first else { throw PGError(kind: .unexpectedResult, debugDetail: "no row") }
+        self.init(
+            inRecovery: try row.bool(0), replayLSN: try PostgresSchemaStore.lsn(row, 1),
+            lag: .milliseconds(try row.int64(2)))
+    }
+}
+
+/// A standby answer refused by the rule: the read is sent to the primary.
+struct StandbySkip: Error, Sendable, Equatable {
+    enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// Replay is behind the change feed this replica has seen, or the server is no standby.
+        case behind
+        /// Replay is more than `REGISTRY_READ_MAX_LAG_MS` behind what the standby received.
+        case lag
+        /// A change committed through this process is not covered by the follower yet.
+        case ownWrite = "own_write"
+        /// The follower has not read the feed yet.
+        case unknown
+        /// The standby found nothing: absence is confirmed on the primary.
+        case absent
+        /// The standby could not answer (unreachable, timed out), now or within
+        /// `retryAfterFailure` before.
+        case failed
+    }
+
+    let reason: Reason
+}
+
+/// Standby reads since start.
+public struct StandbyReadFigures: Sendable, Equatable {
+    public var servedByStandby = 0
+    public var servedByPrimary = 0
+    /// Why the primary answered, by `StandbySkip.Reason` raw value.
+    var skipped: [StandbySkip.Reason: Int] = [:]
+
+    /// Each reason's count, zeros included, by its metric label.
+    public var skippedByReason: [(reason: String, count: Int)] {
+        StandbySkip.Reason.allCases.map { ($0.rawValue, skipped[$0] ?? 0) }
+    }
+}
