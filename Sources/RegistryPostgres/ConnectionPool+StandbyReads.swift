@@ -8,30 +8,19 @@ extension ConnectionPool {
     /// Blocking: the position is probed on the session that then runs the read.
     func routed<Value>(_ statement: StoreStatement<Value>, primary: () throws -> Value) throws -> Value {
         guard let standby, let reads = standbyReads, let confirms = statement.standbyConfirms else { return try primary() }
-        let reason: StandbySkip.Reason
         switch reads.requirement(committed: changeHints.committedCount) {
-        case .primary(let why):
-            reason = why
+        case .primary(let reason):
+            reads.noteServedByPrimary(skipping: reason)
         case .standby(let check):
-            do {
-                let value = try standby.withConnection(retry: .read) { connection in
+            let result = Result<Value, any Error> {
+                try standby.withConnection(retry: .read) { connection in
                     let position = try ReplayPosition(connection.execute(ReplayPosition.probe))
                     if let refusal = check.refusal(of: position) { throw StandbySkip(reason: refusal) }
                     return try statement.forStandby.run(on: connection)
                 }
-                guard confirms(value) else {
-                    reads.noteServedByStandby()
-                    return value
-                }
-                reason = .absent
-            } catch let skip as StandbySkip {
-                reason = skip.reason
-            } catch {
-                reads.noteStandbyFailed()
-                reason = .failed
             }
+            if let value = reads.served(result, confirms: confirms) { return value }
         }
-        reads.noteServedByPrimary(skipping: reason)
         return try primary()
     }
 
@@ -42,29 +31,16 @@ extension ConnectionPool {
         primary: @escaping @Sendable () -> Void
     ) {
         guard let standby, let reads = standbyReads, let confirms = statement.standbyConfirms else { return primary() }
-        let check: StandbyCheck
         switch reads.requirement(committed: changeHints.committedCount) {
         case .primary(let reason):
             reads.noteServedByPrimary(skipping: reason)
-            return primary()
-        case .standby(let required):
-            check = required
+            primary()
+        case .standby(let check):
+            LoopSessions.on(loop, for: standby).start(
+                statement.forStandby.onLoop(checking: check) { result in
+                    if let value = reads.served(result, confirms: confirms) { return done(.success(value)) }
+                    primary()
+                })
         }
-        LoopSessions.on(loop, for: standby).start(
-            statement.forStandby.onLoop(checking: check) { result in
-                let reason: StandbySkip.Reason
-                switch result {
-                case .success(let value) where !confirms(value):
-                    reads.noteServedByStandby()
-                    return done(result)
-                case .success: reason = .absent
-                case .failure(let skip as StandbySkip): reason = skip.reason
-                case .failure:
-                    reads.noteStandbyFailed()
-                    reason = .failed
-                }
-                reads.noteServedByPrimary(skipping: reason)
-                primary()
-            })
     }
 }

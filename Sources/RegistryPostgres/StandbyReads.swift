@@ -100,6 +100,25 @@ public final class StandbyReads: Sendable {
         failedUntil.withLock { $0 = .now + Self.retryAfterFailure }
     }
 
+    /// The standby's answer, if it may be served; otherwise nil, and the primary must answer.
+    /// `confirms` names the values the primary must confirm (absence); a `StandbySkip` says why
+    /// the standby was refused, any other failure keeps it out for `retryAfterFailure`.
+    func served<Value>(_ result: Result<Value, any Error>, confirms: (Value) -> Bool) -> Value? {
+        let reason: StandbySkip.Reason
+        switch result {
+        case .success(let value) where !confirms(value):
+            noteServedByStandby()
+            return value
+        case .success: reason = .absent
+        case .failure(let skip as StandbySkip): reason = skip.reason
+        case .failure:
+            noteStandbyFailed()
+            reason = .failed
+        }
+        noteServedByPrimary(skipping: reason)
+        return nil
+    }
+
     /// Counts since start, for metrics.
     public var figures: StandbyReadFigures { counters.withLock { $0 } }
 }
