@@ -92,10 +92,11 @@ struct Configuration: Sendable {
             default: .required, into: \.databaseURL, check: writersURL, redact: ConnectionString.redacted),
         Setting(
             "REGISTRY_READ_DATABASE_URL",
-            "libpq connection string of standbys serving reads while no primary is reachable (target_session_attrs=prefer-standby)",
-            SettingValue.text.unlessUnset(shown: "DATABASE_URL's hosts when it names several"),
+            "libpq connection string of standbys serving reads that have replayed far enough, and every read while no primary is reachable (target_session_attrs=prefer-standby)",
+            SettingValue.text.redacted(by: ConnectionString.redacted).unlessUnset(shown: "DATABASE_URL's hosts when it names several"),
             default: .absent("DATABASE_URL's hosts when it names several"), into: \.readDatabaseURL,
-            redact: ConnectionString.redacted),
+            // Secret: the value is shown redacted already, the words for unset as they are.
+            redact: { $0 }),
         Setting(
             "REGISTRY_READ_MAX_LAG_MS",
             "reads of versions and latest go to the standby while a primary answers when it has replayed every change this replica has seen and lags at most this much; 0: only while no primary is reachable",

@@ -103,4 +103,10 @@ extension SettingValue {
             spelled: { $0.flatMap(spelled) },
             shown: { $0.map(shown) ?? unset })
     }
+
+    /// The same value, shown in the start-up line only through `redact`: a secret whose
+    /// setting may be left unset, so that the words for unset are not taken for its value.
+    func redacted(by redact: @escaping @Sendable (String) -> String) -> SettingValue {
+        SettingValue(kind: kind, parse: parse, spelled: spelled, shown: { redact(shown($0)) })
+    }
 }

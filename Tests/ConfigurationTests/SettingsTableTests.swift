@@ -131,6 +131,8 @@ import Testing
         #expect(shown["admin_listen"] == "same as listen")
         #expect(shown["audit_retention_days"] == "for ever")
         #expect(shown["migrations_dir"] == "found beside the binary")
+        #expect(shown["read_database_url"] == "DATABASE_URL's hosts when it names several")
+        #expect(shown["webhook_secret_key"] == "unset: secrets stored as issued")
         #expect(shown["max_waiting_per_address"] == "64")
         #expect(try Dictionary(uniqueKeysWithValues: Self.parse(["REGISTRY_MAX_WAITING_PER_ADDRESS": "0"]).redacted)[
             "max_waiting_per_address"] == "no limit of its own")

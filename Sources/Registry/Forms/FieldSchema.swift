@@ -109,7 +109,7 @@ struct FieldSchema {
             }
         }
         guard let nonNullSchema, let keyword = nullAlternativeKeyword else { return }
-        if object.members.allSatisfy({ $0.key == keyword || Self.wordKeys.containsExactly($0.key) }) {
+        if object.members.allSatisfy({ $0.key.hasSameBytes(as: keyword) || Self.wordKeys.containsExactly($0.key) }) {
             complete(with: FieldSchema(nonNullSchema))
         } else {
             // Anything else beside the two alternatives must hold as well (a `type` would

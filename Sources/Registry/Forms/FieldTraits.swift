@@ -59,7 +59,7 @@ struct FieldTraits {
             fallbackReason = Self.untypedReason(schema)
             return
         }
-        if isNullable, schema.nullAlternativeKeyword == "oneOf" {
+        if isNullable, schema.nullAlternativeKeyword?.hasSameBytes(as: "oneOf") == true {
             fallbackReason = "oneOf refuses null here, because both of its schemas allow it"
             return
         }
