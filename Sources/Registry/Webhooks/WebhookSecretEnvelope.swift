@@ -19,7 +19,7 @@ public enum WebhookSecretEnvelope {
     public static func seal(_ secret: String, with key: WebhookSecretKey) -> String {
         var rng = SystemRandomNumberGenerator()
         let nonce = (0..<AES256GCM.nonceByteCount).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-        let head = prefix + key.id + ":"
+        let head = head(keyID: key.id)
         let sealed = AES256GCM.seal(Array(secret.utf8), key: key.bytes, nonce: nonce, authenticating: Array(head.utf8))
         return head + Base64.encode(nonce + sealed)
     }
@@ -54,13 +54,16 @@ public enum WebhookSecretEnvelope {
         guard let body = Base64.decode(parts.body), body.count > AES256GCM.nonceByteCount + AES256GCM.tagByteCount,
             let plaintext = AES256GCM.open(
                 Array(body.dropFirst(AES256GCM.nonceByteCount)), key: key.bytes, nonce: Array(body.prefix(AES256GCM.nonceByteCount)),
-                authenticating: Array((prefix + parts.keyID + ":").utf8))
+                authenticating: Array(head(keyID: parts.keyID).utf8))
         else { throw .damaged(keyID: parts.keyID) }
         guard let secret = String(validating: plaintext, as: UTF8.self), WebhookSecret.key(of: secret) != nil else {
             throw .damaged(keyID: parts.keyID)
         }
         return secret
     }
+
+    /// `v1:<key id>:`, which the seal authenticates with the secret.
+    private static func head(keyID: String) -> String { prefix + keyID + ":" }
 
     /// The key id (8 lowercase hex digits) and the base64 body of a sealed secret.
     private static func parts(of stored: String) -> (keyID: String, body: String)? {
