@@ -66,6 +66,20 @@ import TestSupport
         return (sent.headers["webhook-signature"] ?? "").split(separator: " ").contains { $0 == expected }
     }
 
+    /// Waits until every event committed so far is final (older than the feed's horizon). A
+    /// subscription starts at the horizon and a deliverer sends only final events, so under a
+    /// loaded parallel run an event held back by a transaction still running in this database
+    /// would count as after a subscription created next, or arrive in a later round.
+    static func waitUntilFeedIsFinal(_ f: Fixture) throws {
+        let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
+        let final = waitUntil(timeoutSeconds: 60) {
+            let rows = try? connection.simpleQuery(
+                "SELECT 1 WHERE registry_feed_horizon() > (SELECT coalesce(max(xid), '0'::xid8) FROM change_events)")
+            return rows?.rows.count == 1
+        }
+        #expect(final, "every committed event becomes final")
+    }
+
     static func drain(_ deliverer: WebhookDeliverer) throws {
         var rounds = 0
         while try deliverer.deliverDue() { rounds += 1; #expect(rounds < 100) }
@@ -74,9 +88,11 @@ import TestSupport
     @Test func deliversEventsCommittedAfterCreationInFeedOrderFilteredAndSigned() throws {
         let f = try Fixture()
         try f.publish("Ride")
+        try Self.waitUntilFeedIsFinal(f)
         let (_, secret) = try Self.subscribe(f, prefix: "Ri")
         for type in ["Ride", "Other", "Ride", "Rider", "Other"] { try f.publish(type) }
         _ = try f.store.delete(application: f.application, attributesType: "Ride", version: 1, by: .cli)
+        try Self.waitUntilFeedIsFinal(f)
         let transport = ScriptedTransport()
         try Self.drain(Self.deliverer(f, transport, Self.clock()))
         let sent = transport.sent
@@ -104,6 +120,7 @@ import TestSupport
         let (healthy, _) = try Self.subscribe(f, url: "https://healthy.example/")
         try f.publish("Ride")
         try f.publish("Ride")
+        try Self.waitUntilFeedIsFinal(f)
         final class Split: WebhookTransport {
             let failing = ScriptedTransport([WebhookResponse(status: 500, head: Array("busy".utf8))])
             let healthy = ScriptedTransport()
