@@ -308,7 +308,7 @@ SCENARIOS = [
     ("form_uncached", "GET a form, cache disabled", "pg_select", None, True),
     ("list_type", "list one type (5 versions)", "pg_select", None, True),
     ("list_app", "list whole app, pages of 100", "pg_select", None, True),
-    ("search", "search field:, 10,000 types × 10 versions", "pg_select", None, True),
+    ("search", "search field:, {search_types} types × 10", "pg_select", None, True),
     ("publish_spread", "publish next-free, 1,000 types", "pg_publish_spread", 0.5, False),
     ("publish_hot", "publish next-free, one type", "pg_publish_hot", 0.5, False),
     ("mix", "mix 90 % GET / 10 % publish", "nginx", None, False),
@@ -437,6 +437,7 @@ def report(args):
             + (f"  ({s['errors']} errors)" if s["errors"] else ""))
 
     for label, title, base, target, is_read in SCENARIOS:
+        title = title.format(search_types=f"{args.search_types:,}")
         s = summarize(results, label)
         if s is None:
             continue
@@ -552,6 +553,7 @@ def main():
     p.add_argument("--micro")
     p.add_argument("--out")
     p.add_argument("--mode", default="full")
+    p.add_argument("--search-types", type=int, default=10_000, help="how many types the search scenario seeded")
     p.add_argument("--info", action="append")
     p.add_argument("--data-summary")
     args = parser.parse_args()

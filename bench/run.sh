@@ -430,7 +430,7 @@ cp -r "$work/results" "$bench_dir/results/latest-raw"
 cp "$work/micro.jsonl" "$work/data-summary.json" "$bench_dir/results/latest-raw/"
 echo >&2
 "$python" "$bench_dir/measure.py" report --results "$work/results" --micro "$work/micro.jsonl" --mode "$mode" \
-    --out "$bench_dir/results/latest.txt" \
+    --search-types "$search_types" --out "$bench_dir/results/latest.txt" \
     --info "date=$(date -u '+%Y-%m-%d %H:%M UTC')" \
     --info "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources 2>/dev/null || echo ' (+ local changes)')" \
     --info "machine=$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); wrk -t$threads -c$connections, ${runs} run(s) × ${duration} s; load average at start $load_at_start" \
