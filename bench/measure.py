@@ -9,7 +9,7 @@
       the run by the server process tree (plus --also-server-pid: a second replica doing the
       scenario's work), PostgreSQL (postmaster and all backends, exited ones included through
       the postmaster's children times), the load generator, and everything else on the machine.
-  measure.py report --results DIR --micro FILE --out FILE --mode MODE [--info KEY=VALUE…]
+  measure.py report --results DIR --micro FILE --out FILE --mode MODE --search-types N [--info KEY=VALUE…]
       Prints the table (medians over runs) with ratios to the baselines and the targets.
 """
 
@@ -553,7 +553,7 @@ def main():
     p.add_argument("--micro")
     p.add_argument("--out")
     p.add_argument("--mode", default="full")
-    p.add_argument("--search-types", type=int, default=10_000, help="how many types the search scenario seeded")
+    p.add_argument("--search-types", type=int, required=True, help="how many types run.sh seeded for the search scenario")
     p.add_argument("--info", action="append")
     p.add_argument("--data-summary")
     args = parser.parse_args()
