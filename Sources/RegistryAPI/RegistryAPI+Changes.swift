@@ -25,6 +25,18 @@ extension RegistryAPI {
         caches.tokens.removeAll()
     }
 
+    /// The follower applied a read of the feed (`ChangeFollower`'s `onRead`): the caches may
+    /// serve for `bound` more without another (`CacheFence`), and the changes waiting for the
+    /// replicas look at their positions again (`PropagationBarrier`).
+    public func noteFeedRead(bound: Duration) {
+        caches.fence.noteRead(bound: bound)
+        waitingRoom.wake(PropagationBarrier.wakeKey)
+    }
+
+    /// True while the follower is late and the caches are fenced: every answer comes from the
+    /// database (the `registry_cache_fenced` gauge).
+    public var cachesFenced: Bool { caches.fence.isRaised }
+
     /// Forgets everything cached, for when changes may have been missed; waiting readers look
     /// again for the same reason.
     public func flushCaches() {

@@ -26,6 +26,11 @@ import Synchronization
 /// Each read on the primary that reports changes also gives `StandbyReads` the primary's WAL
 /// insert position at that read, before its changes reach the caches: standbys answer reads
 /// only once past it.
+///
+/// After each read it has applied, and at least every `heartbeatInterval`, it writes where it
+/// is to `replica_feed_positions` (on the primary), which changes wait on before they answer
+/// (the propagation barrier), and tells `onRead` when a replica whose follower has not read
+/// for longer than the bound it gives must stop serving from its caches (the fence).
 public final class ChangeFollower: Sendable {
     /// How long a change made without a hint may take to reach this replica.
     public static let fallbackInterval = Duration.seconds(1)
@@ -36,27 +41,48 @@ public final class ChangeFollower: Sendable {
     /// How often a follower reading a standby's feed tries the primary again.
     static let primaryRetryInterval = Duration.seconds(2)
     static let channel = "registry_changes"
+    /// The longest a live follower goes without writing its row (`Propagation.liveWithinMilliseconds`
+    /// allows five of these).
+    static let heartbeatInterval = Duration.seconds(1)
+    /// How much later than its timer a read may be before the replica fences its caches.
+    public static let fenceMargin = Duration.seconds(2)
 
     private let pool: ConnectionPool
     private let fallbackInterval: Duration
     private let onChanges: @Sendable ([CommittedChange]) -> Void
     private let onTokenChange: @Sendable () -> Void
     private let onRestart: @Sendable () -> Void
+    private let onRead: @Sendable (Duration) -> Void
+    public let replica: ReplicaIdentity
     private let stopped = Atomic<Bool>(false)
 
     /// - Parameter fallbackInterval: the default in production; tests lengthen it to show
     ///   what hints alone do.
+    /// - Parameter onRead: called after each read of the feed whose changes reached the caches,
+    ///   with how long the replica may serve from its caches without another one
+    ///   (`fallbackInterval + fenceMargin`).
     public init(
         pool: ConnectionPool, fallbackInterval: Duration = ChangeFollower.fallbackInterval,
+        replica: ReplicaIdentity = ChangeFollower.newIdentity(),
         onChanges: @escaping @Sendable ([CommittedChange]) -> Void,
         onTokenChange: @escaping @Sendable () -> Void,
-        onRestart: @escaping @Sendable () -> Void
+        onRestart: @escaping @Sendable () -> Void,
+        onRead: @escaping @Sendable (Duration) -> Void = { _ in }
     ) {
         self.pool = pool
         self.fallbackInterval = fallbackInterval
+        self.replica = replica
         self.onChanges = onChanges
         self.onTokenChange = onTokenChange
         self.onRestart = onRestart
+        self.onRead = onRead
+    }
+
+    /// This process on this host, and a random part: a restarted process is a new replica.
+    public static func newIdentity() -> ReplicaIdentity {
+        let info = ProcessInfo.processInfo
+        let host = String(decoding: info.hostName.utf8.prefix(200), as: UTF8.self)
+        return ReplicaIdentity(id: "\(host)/\(info.processIdentifier)/\(UUID().uuidString.prefix(8))", host: host)
     }
 
     public func start() {
@@ -65,9 +91,15 @@ public final class ChangeFollower: Sendable {
         thread.start()
     }
 
-    /// Asks the thread to end; it notices within one wait.
+    /// Asks the thread to end (it notices within one wait) and removes this replica's row, so
+    /// that changes stop waiting for it at once rather than after its heartbeat ages.
     public func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
+        do {
+            try pool.run(PostgresSchemaStore.positionRemoval(replica: replica))
+        } catch {
+            // No database: the row ages out of the live window (`Propagation`) by itself.
+        }
     }
 
     private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
@@ -110,6 +142,8 @@ public final class ChangeFollower: Sendable {
         noteRead(position, covering: commits, reportedChanges: true)
         onRestart()
         let clock = ContinuousClock()
+        var nextHeartbeat = clock.now
+        try applied(position, on: connection, onPrimary: onPrimary, nextHeartbeat: &nextHeartbeat, clock: clock)
         var nextRead = clock.now + fallbackInterval
         var nextPrimaryTry = clock.now + Self.primaryRetryInterval
         var lastHint = clock.now - Self.hintSpacing
@@ -123,6 +157,7 @@ public final class ChangeFollower: Sendable {
             if readNow || clock.now >= nextRead {
                 readNow = false
                 try catchUp(from: &position, on: connection)
+                try applied(position, on: connection, onPrimary: onPrimary, nextHeartbeat: &nextHeartbeat, clock: clock)
                 // Token changes arrive only as notifications: without them, every read of the
                 // feed forgets the tokens, so a revocation takes effect within one interval.
                 if !listening { onTokenChange() }
@@ -136,7 +171,12 @@ public final class ChangeFollower: Sendable {
                     // Still no primary (the pool notes why): keep following the standby.
                 }
             }
-            let wakeAt = hints.isOwed ? min(nextRead, lastHint + Self.hintSpacing) : nextRead
+            if onPrimary, clock.now >= nextHeartbeat {
+                try PostgresSchemaStore.positionWrite(replica: replica, position: position).run(on: connection)
+                nextHeartbeat = clock.now + Self.heartbeatInterval
+            }
+            let nextTimer = onPrimary ? min(nextRead, nextHeartbeat) : nextRead
+            let wakeAt = hints.isOwed ? min(nextTimer, lastHint + Self.hintSpacing) : nextTimer
             let payloads = try connection.notifications(
                 waitingUpTo: Self.milliseconds(until: wakeAt, clock: clock), orUntilReadable: hints.descriptor)
             hints.drain()
@@ -161,6 +201,19 @@ public final class ChangeFollower: Sendable {
             if !connection.isUsable { throw error }
             return false
         }
+    }
+
+    /// The caches hold every change `position` sees: the row says so (a standby cannot write
+    /// it, so a replica following one is not waited for), and the fence moves on.
+    private func applied(
+        _ position: FeedPosition, on connection: PGConnection, onPrimary: Bool, nextHeartbeat: inout ContinuousClock.Instant,
+        clock: ContinuousClock
+    ) throws {
+        if onPrimary {
+            try PostgresSchemaStore.positionWrite(replica: replica, position: position).run(on: connection)
+            nextHeartbeat = clock.now + Self.heartbeatInterval
+        }
+        onRead(fallbackInterval + Self.fenceMargin)
     }
 
     /// Reports the changes committed since `position` and moves it to now.

@@ -39,6 +39,8 @@ struct Configuration: Sendable {
     var shutdownGraceSeconds: Int
     var cacheBytes: Int
     var authCacheSeconds: Int
+    /// How long a state change, pin, unpin or delete waits for every live replica to apply it.
+    var propagationTimeoutMilliseconds: Int
     /// nil: audit events are kept for ever.
     var auditRetentionDays: Int?
     /// Distinct earlier texts one publish or dry run compares, newest first.
@@ -163,6 +165,10 @@ struct Configuration: Sendable {
             "REGISTRY_AUTH_CACHE_SECONDS", "seconds a token or application lookup may be reused, 0 to 10", .integer(0...10),
             default: .value(2), into: \.authCacheSeconds),
         Setting(
+            "REGISTRY_PROPAGATION_TIMEOUT_MS",
+            "how long a state change, pin, unpin or delete waits for every live replica to apply it before it answers; 0 answers at once",
+            .integer(0...60_000), default: .value(5000), into: \.propagationTimeoutMilliseconds),
+        Setting(
             "REGISTRY_AUDIT_RETENTION_DAYS", "delete audit events older than this many days, 1 to 36500",
             SettingValue.integer(1...36_500).unlessUnset(shown: "for ever"), default: .absent("keep for ever"),
             into: \.auditRetentionDays),
@@ -267,7 +273,7 @@ struct Configuration: Sendable {
         dbAcquireTimeoutMilliseconds: .min, maxBodyBytes: .min, maxHeaderBytes: .min, connectionTimeoutSeconds: .min,
         maxConnections: .min, maxConnectionsPerAddress: .min, requestHeadTimeoutSeconds: .min, migrationsDirectory: "",
         logLevel: .error, adminListen: HostPort(host: "unread", port: .min), shutdownGraceSeconds: .min, cacheBytes: .min,
-        authCacheSeconds: .min, auditRetentionDays: .min, compatibilityMaxVersions: .min, compatibilityMaxProblems: .min,
+        authCacheSeconds: .min, propagationTimeoutMilliseconds: .min, auditRetentionDays: .min, compatibilityMaxVersions: .min, compatibilityMaxProblems: .min,
         maxHeavyRequests: .min, maxWaitingRequests: .min, maxWaitingPerAddress: .min, usageFlushMilliseconds: .min,
         usageMaxEntries: .min, usageRetentionDays: .min, webhookAllowPrivate: .min,
         webhookAllowHTTP: .min, webhookWorkers: .min, webhookConnectTimeoutMilliseconds: .min, webhookTimeoutMilliseconds: .min,

@@ -44,7 +44,8 @@ enum ServeCommand {
             operationalRoutes: configuration.adminListen == nil,
             caching: CacheSettings(
                 responseBytes: configuration.cacheBytes, lookupSeconds: Double(configuration.authCacheSeconds),
-                entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)"),
+                entityTagSalt: "\(BuildInfo.version) \(BuildInfo.commit)",
+                propagationTimeoutMilliseconds: configuration.propagationTimeoutMilliseconds),
             reviewing: ReviewSettings(
                 maxComparedVersions: configuration.compatibilityMaxVersions,
                 maxReportedProblems: configuration.compatibilityMaxProblems,
@@ -64,8 +65,10 @@ enum ServeCommand {
         webhooksForGauges.withLock { $0 = webhooks }
         webhooks.start()
         let follower = ChangeFollower(
-            pool: pool, onChanges: { api.apply($0) }, onTokenChange: { api.forgetTokens() }, onRestart: { api.flushCaches() })
+            pool: pool, onChanges: { api.apply($0) }, onTokenChange: { api.forgetTokens() }, onRestart: { api.flushCaches() },
+            onRead: { api.noteFeedRead(bound: $0) })
         follower.start()
+        let positionPruner = prunePositionsPeriodically(store: store, logger: logger)
         var servers = [
             HTTPServer(
                 configuration: httpConfiguration(configuration, host: configuration.listenHost, port: configuration.listenPort),
@@ -118,6 +121,7 @@ enum ServeCommand {
         auditPruner?.cancel()
         secretSealer?.cancel()
         usagePruner.cancel()
+        positionPruner.cancel()
         pool.close()
         logger.log(.info, "stopped")
         exit(0)
@@ -200,6 +204,9 @@ enum ServeCommand {
             Gauge(
                 "registry_db_read_only", "1 while no primary database is reachable and a standby serves reads (writes answer 503).",
                 value: pool.mode == .readOnly ? 1 : 0),
+            Gauge(
+                "registry_cache_fenced", "1 while the change follower is late and every answer is read from the database, not the caches.",
+                value: api?.cachesFenced == true ? 1 : 0),
             Gauge("registry_db_unreachable", "1 while neither a primary nor a standby could be reached.", value: pool.mode == .unreachable ? 1 : 0),
             Gauge("registry_db_loop_sessions", "PostgreSQL sessions the event loops hold for their own statements.", value: Double(loop.open)),
             Gauge(
@@ -257,6 +264,23 @@ enum ServeCommand {
 
     /// Every replica deletes version read counts past the retention once an hour (and a few
     /// seconds after start), in small batches, like the audit trail's pruning.
+    /// Every replica forgets, hourly, the feed positions of replicas not seen for an hour
+    /// (restarted or removed processes): one small statement, so replicas need no coordination.
+    private static func prunePositionsPeriodically(store: PostgresSchemaStore, logger: Logger) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
+        timer.schedule(deadline: .now() + 10, repeating: 3600)
+        timer.setEventHandler {
+            do {
+                let pruned = try store.pruneReplicaPositions(notSeenForSeconds: 3600)
+                logger.log(pruned > 0 ? .info : .debug, "pruned replica feed positions", ["count": .number(String(pruned))])
+            } catch {
+                logger.log(.warning, "could not prune replica feed positions", RegistryError.logFields(of: error))
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
     private static func pruneUsagePeriodically(olderThanDays days: Int, store: PostgresSchemaStore, logger: Logger) -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
         timer.schedule(deadline: .now() + 5, repeating: 3600)

@@ -76,6 +76,7 @@ import TestSupport
         has(/registry_db_pool_size \d+/, "the pool size")
         has(/registry_schema_versions_published_total 1/, "one version published")
         has(/registry_cache_bytes \d+/, "cache bytes")
+        has(/registry_cache_fenced 0/, "the cache fence, down while the follower keeps up")
         has(/registry_build_info\{.*version="[^"]+".*\} 1/, "build info")
         #expect(!text.contains("FlightAttributes"), "raw paths never become label values")
         #expect(!text.contains(tenant.code), "application codes never become label values")

@@ -53,7 +53,7 @@ public final class TestRegistry: Sendable {
             onRestart: {
                 api.flushCaches()
                 following.signal()
-            })
+            }, onRead: { api.noteFeedRead(bound: $0) })
         follower.start()
         _ = following.wait(timeout: .now() + 10)
         server = HTTPServer(
@@ -61,6 +61,14 @@ public final class TestRegistry: Sendable {
             rejection: api.reject)
         try server.start()
     }
+
+    /// Stops only the change follower, as if it stalled: the server keeps answering, and its
+    /// row in `replica_feed_positions` is removed.
+    public func stopFollowing() {
+        follower.stop()
+    }
+
+    public var replicaID: String { follower.replica.id }
 
     public func stop() {
         server.stop(graceSeconds: 1)

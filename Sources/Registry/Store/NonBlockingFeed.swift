@@ -13,6 +13,16 @@ public protocol NonBlockingFeed: Sendable {
         then done: @escaping @Sendable (Result<ChangePage, any Error>) -> Void)
     /// `SchemaStore.currentChangeCursor`: the position of "now".
     func currentChangeCursor(then done: @escaping @Sendable (Result<ChangeCursor, any Error>) -> Void)
+    /// Every replica's feed position against `target` (nil: the database's position now, which
+    /// the answer names for the next read of the same wait). A store followed by no replica
+    /// (the default) has none to wait for.
+    func replicaPositions(after target: String?, then done: @escaping @Sendable (Result<ReplicaPositions, any Error>) -> Void)
+}
+
+extension NonBlockingFeed {
+    public func replicaPositions(after target: String?, then done: @escaping @Sendable (Result<ReplicaPositions, any Error>) -> Void) {
+        done(.success(ReplicaPositions(target: target ?? "", sightings: [])))
+    }
 }
 
 extension NonBlockingFeed where Self: SchemaStore {

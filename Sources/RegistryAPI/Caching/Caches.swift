@@ -13,12 +13,19 @@ public struct CacheSettings: Sendable {
     public var documentBytes: Int
     /// Names the build in every version and form `ETag` (see `EntityTag.derived`).
     public var entityTagSalt: String
+    /// How long a state change, pin, unpin or delete waits after its commit for every live
+    /// replica to apply it before it answers (`PropagationBarrier`); 0 answers at once.
+    public var propagationTimeoutMilliseconds: Int
 
-    public init(responseBytes: Int = 0, lookupSeconds: Double = 0, documentBytes: Int = 4 << 20, entityTagSalt: String = "") {
+    public init(
+        responseBytes: Int = 0, lookupSeconds: Double = 0, documentBytes: Int = 4 << 20, entityTagSalt: String = "",
+        propagationTimeoutMilliseconds: Int = 5000
+    ) {
         self.responseBytes = responseBytes
         self.lookupSeconds = lookupSeconds
         self.documentBytes = documentBytes
         self.entityTagSalt = entityTagSalt
+        self.propagationTimeoutMilliseconds = propagationTimeoutMilliseconds
     }
 }
 
@@ -39,10 +46,16 @@ final class Caches: Sendable {
     /// Content-addressed too: a quarter of the documents' budget.
     let diffs: DiffCache
     let entityTagSalt: String
+    let propagationTimeout: Duration
+    /// Shared by `responses` and `latest`: raised while the change follower is late.
+    let fence: CacheFence
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
-        responses = ResponseCache(capacityBytes: settings.responseBytes)
-        latest = LatestVersions(enabled: settings.responseBytes > 0)
+        let fence = CacheFence()
+        self.fence = fence
+        propagationTimeout = .milliseconds(max(0, settings.propagationTimeoutMilliseconds))
+        responses = ResponseCache(capacityBytes: settings.responseBytes, fence: fence)
+        latest = LatestVersions(enabled: settings.responseBytes > 0, fence: fence)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
         diffs = DiffCache(capacityBytes: settings.documentBytes / 4)
         tokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)

@@ -28,16 +28,18 @@ final class LatestVersions: Sendable {
     private let stripes = Striped<Stripe>(count: 16) { Stripe() }
     private let maxEntriesPerStripe: Int
     let isEnabled: Bool
+    private let fence: CacheFence
 
     /// - Parameter maxEntries: when a stripe is full it starts over, which keeps a flood of
     ///   distinct types from growing memory.
-    init(enabled: Bool, maxEntries: Int = 100_000) {
+    init(enabled: Bool, maxEntries: Int = 100_000, fence: CacheFence = CacheFence()) {
         isEnabled = enabled
+        self.fence = fence
         maxEntriesPerStripe = max(1, maxEntries / 16)
     }
 
     func version(_ key: Key) -> Int32? {
-        guard isEnabled else { return nil }
+        guard isEnabled, !fence.isRaised else { return nil }
         return stripes.withStripe(for: key.hashValue) { $0.versions[key] }
     }
 
@@ -47,7 +49,7 @@ final class LatestVersions: Sendable {
     }
 
     func remember(_ version: Int32, for key: Key, readAt generation: Int) {
-        guard isEnabled else { return }
+        guard isEnabled, !fence.isRaised else { return }
         let limit = maxEntriesPerStripe
         stripes.withStripe(for: key.hashValue) { stripe in
             guard stripe.generation == generation else { return }

@@ -53,6 +53,7 @@ public final class ResponseCache: Sendable {
     /// not wait for one lock; both kinds of a version share a shard.
     private let shards: [ByteBoundedCache<Key, Entry>]
     private let invalidations = Atomic<Int>(0)
+    private let fence: CacheFence
 
     /// The hottest entries again, per thread (event loops serve nearly all hits): hits on a
     /// handful of popular versions would otherwise all queue on one shard's lock (the LRU moves
@@ -88,7 +89,13 @@ public final class ResponseCache: Sendable {
 
     /// - Parameter capacityBytes: everything the cache may hold, bookkeeping included; 0
     ///   disables caching (every request reads the database).
-    public init(capacityBytes: Int) {
+    public convenience init(capacityBytes: Int) {
+        self.init(capacityBytes: capacityBytes, fence: CacheFence())
+    }
+
+    /// - Parameter fence: while raised, nothing is served or kept (`CacheFence`).
+    init(capacityBytes: Int, fence: CacheFence) {
+        self.fence = fence
         let capacityBytes = max(0, capacityBytes)
         let hotBytes = min(256 << 10, capacityBytes / 64)
         hot = Striped(count: Self.hotStripes) { HotEntries(maxBytes: hotBytes) }
@@ -100,6 +107,7 @@ public final class ResponseCache: Sendable {
     public var epoch: Int { invalidations.load(ordering: .acquiring) }
 
     func entry(_ key: Key) -> Entry? {
+        if fence.isRaised { return nil }
         if let entry = hot.withThreadStripe({ $0.entries[key] }) { return entry }
         let epoch = self.epoch
         guard let entry = shard(key.applicationID, key.attributesType, key.version).value(for: key)
@@ -120,7 +128,7 @@ public final class ResponseCache: Sendable {
     /// Keeps `entry` unless an invalidation came after `epoch`. A body with spare capacity (as
     /// rendering leaves it) is stored in a block of its exact size, so the cache holds no slack.
     func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
-        guard epoch == self.epoch else { return }
+        guard epoch == self.epoch, !fence.isRaised else { return }
         let stored = entry.body.capacity > entry.body.count ? Entry(body: HeapSize.exact(entry.body), etag: entry.etag, notices: entry.notices) : entry
         shard(key.applicationID, key.attributesType, key.version).insert(stored, for: key, cost: Self.cost(of: stored, for: key))
     }

@@ -173,7 +173,8 @@ enum SchemaHandlers {
         call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
         call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
         call.metrics.recordDeleted()
-        return JSONResponse.make(["usage": usage])
+        let propagation = await PropagationBarrier.wait(call)
+        return JSONResponse.make(["usage": usage, "propagation": propagation])
     }
 
     /// Path parameters and `?application=`, checked in order (the application's code, the

@@ -4,7 +4,8 @@ import Registry
 /// A version's state (`:deprecate`, `:disable`, `:restore`) and a type's `latest` pin
 /// (`PUT`/`DELETE …/latest_pin`). Each change is one statement with its audit event, read on
 /// the loop; this replica forgets what the change makes stale as soon as it commits, and the
-/// others learn it from the change feed (`RegistryAPI.apply`).
+/// others learn it from the change feed (`RegistryAPI.apply`). Each answers once the live
+/// replicas have applied the change, or the propagation timeout passed (`PropagationBarrier`).
 enum StateHandlers {
     static let message = FieldName("message")
     static let sunset = FieldName("sunset")
@@ -49,12 +50,13 @@ enum StateHandlers {
         }
         guard let schema = changed else { throw SchemaHandlers.notFound(attributesType, version) }
         call.caches.forget(CommittedChange(applicationID: application.id, kind: .stateChanged, attributesType: attributesType, version: version))
-        return VersionNotice.noting(schema, in: JSONResponse.make(answer(schema, usage: usage)))
+        let propagation = await PropagationBarrier.wait(call)
+        return VersionNotice.noting(schema, in: JSONResponse.make(answer(schema, usage: usage, propagation: propagation)))
     }
 
     /// The answer of a state change.
-    static func answer(_ schema: SchemaVersion, usage: JSONValue) -> JSONValue {
-        .object(["schema": SchemaJSON.object(schema), "usage": usage])
+    static func answer(_ schema: SchemaVersion, usage: JSONValue, propagation: JSONValue) -> JSONValue {
+        .object(["schema": SchemaJSON.object(schema), "usage": usage, "propagation": propagation])
     }
 
     /// Body `{"version": N}`: the version must be live and not disabled.
@@ -85,16 +87,18 @@ enum StateHandlers {
         return try await pinAnswer(call, application, attributesType)
     }
 
-    /// `{"application", "attributes_type", "latest_pin"?, "latest"?}`, read after the change
-    /// committed; `latest` is absent when the type has no version it could name.
+    /// `{"application", "attributes_type", "latest_pin"?, "latest"?, "propagation"}`, read after
+    /// the change committed; `latest` is absent when the type has no version it could name.
     private static func pinAnswer(_ call: Call, _ application: Application, _ attributesType: String)
         async throws(RegistryError) -> HTTPResponse
     {
         call.caches.forget(CommittedChange(applicationID: application.id, kind: .latestPinned, attributesType: attributesType, version: nil))
+        let propagation = await PropagationBarrier.wait(call)
         let candidates = try await call.read { $0.latestCandidates(application: application, attributesType: attributesType, then: $1) }
         var answer: JSONObject = ["application": .string(application.code), "attributes_type": .string(attributesType)]
         if let pin = candidates.pinned { answer["latest_pin"] = .number(String(pin)) }
         if let latest = candidates.latest { answer["latest"] = .number(String(latest)) }
+        answer["propagation"] = propagation
         return JSONResponse.make(.object(answer))
     }
 

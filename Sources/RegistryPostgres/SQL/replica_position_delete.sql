@@ -1,0 +1,1 @@
+DELETE FROM replica_feed_positions WHERE replica_id = $1::text
