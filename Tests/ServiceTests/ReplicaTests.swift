@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Testing
 import TestSupport
 
@@ -83,8 +84,10 @@ import TestSupport
     }
 
     /// A version disabled through one process is refused by the other, whose caches held its
-    /// body, its form and `latest`; restoring brings all three back.
-    @Test func aVersionDisabledOnOneProcessIsRefusedByTheOtherAndRestoredEverywhere() throws {
+    /// body, its form and `latest`, as soon as the disable is answered: the answer waits until
+    /// both processes applied it (`propagation`), so no wait is needed in between. Restoring
+    /// brings all three back the same way.
+    @Test func aVersionDisabledOnOneProcessIsRefusedByTheOtherAsSoonAsItIsAnsweredAndRestoredEverywhere() throws {
         let database = try ServiceDatabase.make()
         let servers = try Self.replicas(database)
         defer { servers.forEach { $0.kill() } }
@@ -94,20 +97,21 @@ import TestSupport
         let paths = ["FlightAttributes/2", "FlightAttributes/2/form"].map { "/api/live_activity_schemas/\($0)?application=\(tenant.code)" }
         let latest = "/api/live_activity_schemas/FlightAttributes/latest?application=\(tenant.code)"
         func latestVersion() throws -> Int? { try other.request("GET", latest).json()["schema"]?["version"]?.int }
-        for path in paths { #expect(try other.request("GET", path).status == 200) }
+        for path in paths { #expect(try eventually({ try other.request("GET", path).status }, until: { $0 == 200 }) == 200) }
         #expect(try latestVersion() == 2)
+        let everywhere: JSONValue = ["replicas": 2, "applied": 2, "complete": true]
 
         let disabled = try tenant.request(
             "POST", "/api/live_activity_schemas/FlightAttributes/2:disable?application=\(tenant.code)", body: #"{"reason":"withdrawn"}"#)
         #expect(disabled.status == 200, "\(disabled.bodyText)")
-        for path in paths {
-            #expect(try eventually({ try other.request("GET", path).status }, until: { $0 == 404 }) == 404, "\(path) still served")
-        }
-        #expect(try eventually({ try latestVersion() }, until: { $0 == 1 }) == 1)
+        #expect(try disabled.json()["propagation"] == everywhere, "\(disabled.bodyText)")
+        for path in paths { #expect(try other.request("GET", path).status == 404, "\(path) still served after the answer") }
+        #expect(try latestVersion() == 1)
 
         let restored = try tenant.request("POST", "/api/live_activity_schemas/FlightAttributes/2:restore?application=\(tenant.code)", body: "{}")
         #expect(restored.status == 200)
-        for path in paths { #expect(try eventually({ try other.request("GET", path).status }, until: { $0 == 200 }) == 200) }
-        #expect(try eventually({ try latestVersion() }, until: { $0 == 2 }) == 2)
+        #expect(try restored.json()["propagation"] == everywhere, "\(restored.bodyText)")
+        for path in paths { #expect(try other.request("GET", path).status == 200, "\(path) still refused after the answer") }
+        #expect(try latestVersion() == 2)
     }
 }
