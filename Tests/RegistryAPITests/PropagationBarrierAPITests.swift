@@ -174,4 +174,19 @@ import TestSupport
         #expect(try Self.get(onB, "Fenced/latest").json()["schema"]?["version"]?.int == 1)
         #expect(b.api.cacheStatistics.entries == entries, "nothing is kept while fenced")
     }
+
+    /// The row is a heartbeat too: a follower whose timer reads the feed once a minute still
+    /// writes it every second, so it stays live.
+    @Test func aFollowerWritesItsRowEverySecondEvenWithoutReading() throws {
+        let database = try TestPostgres.shared.makeDatabase()
+        let b = try TestRegistry(databaseURL: database, fallbackInterval: .seconds(60))
+        defer { b.stop() }
+        let psql = try PGConnection.connect(PostgresConfig(databaseURL: database))
+        func seen() throws -> String {
+            try psql.simpleQuery("SELECT seen_at::text FROM replica_feed_positions WHERE replica_id = '\(b.replicaID)'").rows.first?.string(0) ?? ""
+        }
+        let first = try seen()
+        #expect(!first.isEmpty, "no row for \(b.replicaID)")
+        #expect(try eventually(seconds: 5, { try seen() }, until: { $0 != first }) != first, "the row was not written again")
+    }
 }
