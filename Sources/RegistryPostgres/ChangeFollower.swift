@@ -143,7 +143,7 @@ public final class ChangeFollower: Sendable {
         onRestart()
         let clock = ContinuousClock()
         var nextHeartbeat = clock.now
-        try applied(position, on: connection, onPrimary: onPrimary, nextHeartbeat: &nextHeartbeat, clock: clock)
+        try applied(position, reportedChanges: true, on: connection, onPrimary: onPrimary, nextHeartbeat: &nextHeartbeat, clock: clock)
         var nextRead = clock.now + fallbackInterval
         var nextPrimaryTry = clock.now + Self.primaryRetryInterval
         var lastHint = clock.now - Self.hintSpacing
@@ -156,8 +156,8 @@ public final class ChangeFollower: Sendable {
             }
             if readNow || clock.now >= nextRead {
                 readNow = false
-                try catchUp(from: &position, on: connection)
-                try applied(position, on: connection, onPrimary: onPrimary, nextHeartbeat: &nextHeartbeat, clock: clock)
+                let reported = try catchUp(from: &position, on: connection)
+                try applied(position, reportedChanges: reported, on: connection, onPrimary: onPrimary, nextHeartbeat: &nextHeartbeat, clock: clock)
                 // Token changes arrive only as notifications: without them, every read of the
                 // feed forgets the tokens, so a revocation takes effect within one interval.
                 if !listening { onTokenChange() }
@@ -172,7 +172,7 @@ public final class ChangeFollower: Sendable {
                 }
             }
             if onPrimary, clock.now >= nextHeartbeat {
-                try PostgresSchemaStore.positionWrite(replica: replica, position: position).run(on: connection)
+                try writePosition(position, on: connection)
                 nextHeartbeat = clock.now + Self.heartbeatInterval
             }
             let nextTimer = onPrimary ? min(nextRead, nextHeartbeat) : nextRead
@@ -204,20 +204,36 @@ public final class ChangeFollower: Sendable {
     }
 
     /// The caches hold every change `position` sees: the row says so (a standby cannot write
-    /// it, so a replica following one is not waited for), and the fence moves on.
+    /// it, so a replica following one is not waited for), and the fence moves on. A read that
+    /// reported nothing moves no change's wait (a wait looks only at feed events, and none
+    /// committed since the position written last), so only the heartbeat writes after it:
+    /// the row costs one small write per read that found changes, and one a second.
     private func applied(
-        _ position: FeedPosition, on connection: PGConnection, onPrimary: Bool, nextHeartbeat: inout ContinuousClock.Instant,
-        clock: ContinuousClock
+        _ position: FeedPosition, reportedChanges: Bool, on connection: PGConnection, onPrimary: Bool,
+        nextHeartbeat: inout ContinuousClock.Instant, clock: ContinuousClock
     ) throws {
-        if onPrimary {
-            try PostgresSchemaStore.positionWrite(replica: replica, position: position).run(on: connection)
+        if onPrimary, reportedChanges || clock.now >= nextHeartbeat {
+            try writePosition(position, on: connection)
             nextHeartbeat = clock.now + Self.heartbeatInterval
         }
         onRead(fallbackInterval + Self.fenceMargin)
     }
 
+    /// One upsert on the follower's session (`synchronous_commit = off`, a HOT update). A
+    /// refusal that leaves the session usable (a database behind migration 0020 during a
+    /// rolling deploy) only leaves the replica unwaited for: the caches still follow.
+    private func writePosition(_ position: FeedPosition, on connection: PGConnection) throws {
+        do {
+            try PostgresSchemaStore.positionWrite(replica: replica, position: position).run(on: connection)
+        } catch {
+            if !connection.isUsable { throw error }
+        }
+    }
+
     /// Reports the changes committed since `position` and moves it to now.
-    private func catchUp(from position: inout FeedPosition, on connection: PGConnection) throws {
+    /// True when the read reported changes (or a restart).
+    @discardableResult
+    private func catchUp(from position: inout FeedPosition, on connection: PGConnection) throws -> Bool {
         let commits = pool.changeHints.committedCount
         let page = try PostgresSchemaStore.followRead(after: position, limit: Self.pageSize).run(on: connection)
         position = page.position
@@ -227,6 +243,7 @@ public final class ChangeFollower: Sendable {
         } else if !page.changes.isEmpty {
             onChanges(page.changes)
         }
+        return page.overflowed || !page.changes.isEmpty
     }
 
     /// Tells the standby reads how far the primary was at a read that reported changes (a

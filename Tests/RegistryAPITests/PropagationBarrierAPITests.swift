@@ -189,4 +189,25 @@ import TestSupport
         #expect(!first.isEmpty, "no row for \(b.replicaID)")
         #expect(try eventually(seconds: 5, { try seen() }, until: { $0 != first }) != first, "the row was not written again")
     }
+
+    /// During a rolling deploy a replica may run against a database still without the table: its
+    /// follower keeps its caches in step (nothing fenced), and a change answers, with
+    /// `complete: false` since no position could be read.
+    @Test func withoutThePositionsTableTheCachesStillFollowAndChangesStillAnswer() throws {
+        let database = try TestPostgres.shared.makeDatabase()
+        let psql = try PGConnection.connect(PostgresConfig(databaseURL: database))
+        try psql.simpleQuery("DROP TABLE replica_feed_positions")
+        let a = try TestRegistry(databaseURL: database)
+        let b = try TestRegistry(databaseURL: database)
+        defer { a.stop(); b.stop() }
+        let onA = try a.makeTenant()
+        let onB = onA.on(b)
+        #expect(try onA.publish("Early", Self.schema).status == 200)
+        #expect(try eventually({ try Self.get(onB, "Early/1") }, until: { $0.status == 200 }).status == 200)
+        let disabled = try Self.change(onA, "Early", 1, "disable", VersionStateAPITests.disable)
+        #expect(disabled.status == 200, "\(disabled.bodyText)")
+        #expect(try Self.propagation(disabled) == Figures(0, 0, false), "\(disabled.bodyText)")
+        #expect(try eventually({ try Self.get(onB, "Early/1") }, until: { $0.status == 404 }).status == 404)
+        #expect(!b.api.cachesFenced)
+    }
 }
