@@ -161,9 +161,11 @@ public final class WebhookDeliverer: Sendable {
         return true
     }
 
-    /// Whether the subscription wants `event`: its kind, and a type name starting with the
-    /// prefix's bytes (a policy change of the application names no type: only "" matches it).
+    /// Whether the subscription wants `event`: committed after the subscription was created, its
+    /// kind, and a type name starting with the prefix's bytes (a policy change of the
+    /// application names no type: only "" matches it).
     func wants(_ claim: WebhookQueue.Claim, _ event: ChangeEvent) -> Bool {
+        if let snapshot = claim.startSnapshot, snapshot.sees(event.cursor.xid) { return false }
         guard claim.events.contains(event.kind) else { return false }
         guard !claim.typePrefix.isEmpty else { return true }
         guard let type = event.attributesType else { return false }
