@@ -34,8 +34,8 @@ public final class StandbyReads: Sendable {
     /// it refused a read.
     static let probeInterval = Duration.milliseconds(100)
     static let refusedProbeInterval = Duration.milliseconds(10)
-    /// `required`, raised by the change follower only.
-    private let seen = Atomic<UInt64>(0)
+    /// `required` per application, raised by the change follower only.
+    private let positions: Mutex<RequiredPositions>
     /// How many of this process's commits the follower's latest read started after.
     private let coveredCommits = Atomic<UInt64>(0)
     private let counters = Mutex(StandbyReadFigures())
@@ -44,38 +44,59 @@ public final class StandbyReads: Sendable {
     private let failedUntil = Mutex<ContinuousClock.Instant?>(nil)
     static let retryAfterFailure = Duration.seconds(2)
 
-    public init(maxLag: Duration) {
+    public convenience init(maxLag: Duration) {
+        self.init(maxLag: maxLag, applications: RequiredPositions.defaultCapacity)
+    }
+
+    /// `applications`: how many applications keep a required position of their own.
+    init(maxLag: Duration, applications: Int) {
         self.maxLag = maxLag
+        self.positions = Mutex(RequiredPositions(capacity: applications))
     }
 
     /// The follower read the feed on the primary, in a statement that started after `commits`
-    /// of this process's commits; `insertLSN` is the primary's position at a read that
-    /// reported changes (or restarted), nil for one that found none: the changes seen are
-    /// then those of earlier reads, and a standby need not follow unrelated WAL. Called before
-    /// the read's changes reach the caches: a cache filled after an invalidation then holds an
-    /// answer at least that recent.
-    func noteFeedRead(insertLSN: UInt64?, covering commits: UInt64) {
-        if let insertLSN { raise(seen, to: insertLSN) }
-        raise(coveredCommits, to: commits)
-    }
-
-    private func raise(_ value: borrowing Atomic<UInt64>, to new: UInt64) {
-        var current = value.load(ordering: .sequentiallyConsistent)
-        while current < new {
-            let (exchanged, original) = value.compareExchange(
-                expected: current, desired: new, ordering: .sequentiallyConsistent)
+    /// of this process's commits; `insertLSN` is the primary's position at that read, which
+    /// `changed` raises the requirement to: for the applications it reported changes to, or
+    /// for every application when it restarted the caches. A read that found nothing raises
+    /// nothing: the changes seen are then those of earlier reads, and a standby need not follow
+    /// unrelated WAL. Called before the read's changes reach the caches: a cache filled after
+    /// an invalidation then holds an answer at least that recent.
+    func noteFeedRead(insertLSN: UInt64, changed: FeedReadChanges, covering commits: UInt64) {
+        switch changed {
+        case .nothing: break
+        case .applications(let applications): positions.withLock { $0.raise(applications, to: insertLSN) }
+        case .restart: positions.withLock { $0.raiseAll(to: insertLSN) }
+        }
+        // After the positions: a read that finds its own writes covered finds them required.
+        var current = coveredCommits.load(ordering: .sequentiallyConsistent)
+        while current < commits {
+            let (exchanged, original) = coveredCommits.compareExchange(
+                expected: current, desired: commits, ordering: .sequentiallyConsistent)
             if exchanged { return }
             current = original
         }
     }
 
-    /// Where a read may go now, given how many commits this process has noted.
-    func requirement(committed: UInt64) -> Requirement {
+    /// What one feed read reported, for `noteFeedRead`.
+    enum FeedReadChanges: Equatable {
+        case nothing
+        case applications(Set<Int64>)
+        /// The caches were told to forget everything (first read, reconnection, overflow).
+        case restart
+    }
+
+    /// Where a read of `application` may go now, given how many commits this process has noted.
+    /// Own writes are followed for the process as a whole (see the README's "Reads from
+    /// standbys"): the window lasts until the follower's next read, milliseconds.
+    func requirement(committed: UInt64, application: Int64) -> Requirement {
         if coveredCommits.load(ordering: .sequentiallyConsistent) < committed { return .primary(.ownWrite) }
         if let until = failedUntil.withLock({ $0 }), ContinuousClock.now < until { return .primary(.failed) }
-        let required = seen.load(ordering: .sequentiallyConsistent)
+        let required = positions.withLock { $0.required(for: application) }
         return required == 0 ? .primary(.unknown) : .standby(StandbyCheck(required: required, maxLag: maxLag))
     }
+
+    /// How many applications have a required position of their own (at most the capacity).
+    var applicationsTracked: Int { positions.withLock { $0.count } }
 
     enum Requirement: Equatable {
         case standby(StandbyCheck)
