@@ -1,25 +1,35 @@
 import Synchronization
 
-/// Reads that may be answered by a standby while a primary answers (a version by number, the
-/// candidates for `latest`: `StoreStatement.standbyConfirms`), and the rule that keeps them
-/// correct. Versions are immutable, so what a lagging standby gets wrong is absence and state:
-/// a version just published, deleted or disabled. So:
+/// Reads that may be answered by a standby while a primary answers (`StoreStatement.standbyRead`:
+/// a version by number, the candidates for `latest`, lists of versions, the type index,
+/// search), and the rule that keeps them correct. What a lagging standby gets wrong is absence
+/// and state: a version just published missing, a deleted or disabled one present, a state,
+/// pin or metadata change not yet visible. So:
 ///
-/// 1. A standby answer is used only when the standby's replay position is at least
-///    `required`: the primary's WAL insert position at this replica's latest read of the
-///    change feed that reported changes (`FeedPosition.insertLSN`), which is at or past the
-///    commit of every change this replica has seen, hence of every invalidation its caches
-///    have applied. Before the change follower's first read there is none, and the primary
-///    answers.
+/// 1. A standby answer for an application is used only when the standby's replay position is
+///    at least `required` for that application (`RequiredPositions`): the primary's WAL
+///    insert position at this replica's latest read of the change feed that reported a change
+///    to it, or that restarted the caches (`FeedPosition.insertLSN`). That is at or past the
+///    commit of every change to the application this replica has seen, hence of every
+///    invalidation its caches have applied for it; changes to other applications do not raise
+///    it. Before the change follower's first read there is none, and the primary answers.
 /// 2. A client reads its own write: after a change committed through this process
 ///    (`ChangeHints.committedCount`), the primary answers until the follower has read the feed
 ///    in a statement that started after that commit (within milliseconds: the change's own
-///    hint wakes the follower), so `required` covers it.
+///    hint wakes the follower), so `required` covers it. This is kept per process, whatever
+///    application the write changed: the window is that short, and a count per process needs
+///    nothing from the write path.
 /// 3. A standby lagging more than `maxLag` is skipped (replay behind what it received, for
 ///    longer than that since the last transaction it replayed).
-/// 4. A standby's "not found" is never the answer: the primary is asked again. A replica may
-///    not have seen a change committed through another replica yet; the standby it reads may
-///    miss that version, which the primary then supplies.
+/// 4. A standby's empty answer (no version, no `latest`, an empty page) is never the answer:
+///    the primary is asked again (`StandbyRead.confirms`). A replica may not have seen a change
+///    committed through another replica yet; the standby it reads may miss that version, which
+///    the primary then supplies.
+///
+/// So an answer is exactly as fresh as what this replica already knows of the application: a
+/// list shows every version it has seen published, none it has seen deleted or disabled, every
+/// state and metadata change it has seen. A non-empty page may miss a change committed through
+/// another replica that this one has not read yet, as a cache of this replica would.
 ///
 /// The standby's position is probed on the session that serves the read, pipelined before it
 /// (`LoopSessions`), and kept for `probeInterval` (`refusedProbeInterval` when it refused a
