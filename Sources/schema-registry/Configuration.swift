@@ -99,7 +99,7 @@ struct Configuration: Sendable {
             redact: { $0 }),
         Setting(
             "REGISTRY_READ_MAX_LAG_MS",
-            "reads of versions and latest go to the standby while a primary answers when it has replayed every change this replica has seen and lags at most this much; 0: only while no primary is reachable",
+            "reads of versions, latest, lists, the type index and search go to the standby while a primary answers when it has replayed every change to the application this replica has seen and lags at most this much; 0: only while no primary is reachable",
             .integer(0...600_000), default: .value(2000), into: \.readMaxLagMilliseconds),
         Setting(
             "REGISTRY_READY_WHEN_READ_ONLY", "1: /readyz answers 200 while no primary is reachable and reads are served; 0: 503",
