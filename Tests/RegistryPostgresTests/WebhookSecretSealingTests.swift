@@ -19,6 +19,16 @@ import TestSupport
             .flatMap { [try $0.string(0), try $0.string(1)] }.filter { !$0.isEmpty }
     }
 
+    /// The README's check during a key rotation ("Rotating the sealing key"), as printed there:
+    /// stored secrets counted by the id of the key sealing them ("" for those stored as issued).
+    static let secretsByKeyID =
+        "SELECT split_part(s, ':', 2) AS key_id, count(*) FROM webhook_subscriptions, unnest(ARRAY[secret, previous_secret]) AS s WHERE s IS NOT NULL GROUP BY 1 ORDER BY 1"
+
+    static func secretsByKeyID(_ f: Fixture) throws -> [String] {
+        let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
+        return try connection.simpleQuery(secretsByKeyID).rows.map { "\(try $0.string(0))=\(try $0.string(1))" }
+    }
+
     /// The reasons the deliverer reported for secrets that did not open, as logged.
     final class Reasons: Sendable {
         let lines = Mutex<[String]>([])
@@ -230,12 +240,14 @@ import TestSupport
         secrets["https://2.example/in"] = [try Self.subscribe(f.store, f, url: "https://2.example/in").1]
         _ = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: unknown), f, url: "https://3.example/in")
         #expect(try Self.storedSecrets(f).map { WebhookSecretEnvelope.keyID(of: $0) } == [old.id, old.id, old.id, nil, unknown.id])
+        #expect(try Self.secretsByKeyID(f) == ["=1"] + ["\(old.id)=3", "\(unknown.id)=1"].sorted())
 
         let keyring = WebhookSecretKeyring(current: current, old: [old])
         #expect(try WebhookSecretSealer(pool: f.pool, keyring: keyring).run()
             == WebhookSecretSealer.Outcome(sealed: 1, resealed: 2, sealedWithOldKeys: [:], sealedWithOtherKeys: [unknown.id: 1]))
         let stored = try Self.storedSecrets(f)
         #expect(stored.map { WebhookSecretEnvelope.keyID(of: $0) } == [current.id, current.id, current.id, current.id, unknown.id])
+        #expect(try Self.secretsByKeyID(f) == ["\(current.id)=4", "\(unknown.id)=1"].sorted())
         #expect(try stored.prefix(3).map { try WebhookSecretEnvelope.open($0, with: current) } == [fresh, first, secrets["https://1.example/in"]![0]])
         #expect(try WebhookSecretSealer(pool: f.pool, keyring: keyring).run() == WebhookSecretSealer.Outcome(sealedWithOtherKeys: [unknown.id: 1]))
         // A replica not yet given the new key counts the new secrets as another key's and
