@@ -32,8 +32,8 @@ struct Setting: Sendable {
     /// The variable naming a file that holds a secret setting's value (`NAME_FILE`, as mounted
     /// from a Kubernetes or Docker secret); nil for settings that are not secret. Setting both
     /// is refused.
-    var fileName: String? { isSecret ? name + Self.fileSuffix : nil }
-    static let fileSuffix = "_FILE"
+    var fileName: String? { Self.fileName(of: name, isSecret: isSecret) }
+    private static func fileName(of name: String, isSecret: Bool) -> String? { isSecret ? name + "_FILE" : nil }
     /// The largest file a `NAME_FILE` variable may name.
     static let maxFileBytes = 65_536
 
@@ -56,10 +56,10 @@ struct Setting: Sendable {
         shown: (@Sendable (Value) -> String)? = nil
     ) {
         self.name = name
-        let fileName = redact != nil ? name + Self.fileSuffix : nil
+        self.isSecret = redact != nil
+        let fileName = Self.fileName(of: name, isSecret: isSecret)
         self.meaning = fileName.map { meaning + "; or \($0): a file holding it" } ?? meaning
         self.accepts = value.kind
-        self.isSecret = redact != nil
         switch fallback {
         case .value(let byDefault): self.fallback = "default \(value.spelled(byDefault) ?? "")"
         case .described(let rule, _): self.fallback = "default: \(rule)"
