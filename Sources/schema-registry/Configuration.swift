@@ -70,6 +70,14 @@ struct Configuration: Sendable {
     var webhookRetryWindowSeconds: Int
     /// Seals webhook signing secrets at rest; nil: they are stored as issued.
     var webhookSecretKey: WebhookSecretKey?
+    /// Keys of earlier rotations that still open secrets sealed with them, until the sealer has
+    /// re-sealed those under `webhookSecretKey`.
+    var webhookSecretOldKeys: [WebhookSecretKey]
+
+    /// The keys sealed secrets are opened with; nil without a current key.
+    var webhookSecretKeyring: WebhookSecretKeyring? {
+        webhookSecretKey.map { WebhookSecretKeyring(current: $0, old: webhookSecretOldKeys) }
+    }
 
     /// The main listener's address, as the HTTP server takes it.
     var listenHost: String { listen.host }
@@ -247,6 +255,22 @@ struct Configuration: Sendable {
             default: .absent("secrets stored as issued, with a warning at start-up"), into: \.webhookSecretKey,
             // Secret: the start-up line shows only the key's id, which its value already is.
             redact: { $0 }),
+        Setting(
+            "REGISTRY_WEBHOOK_SECRET_OLD_KEYS",
+            "comma-separated earlier REGISTRY_WEBHOOK_SECRET_KEY values, at most \(WebhookSecretKeyring.maxOldKeys), that still open secrets sealed with them; the sealer re-seals those under REGISTRY_WEBHOOK_SECRET_KEY",
+            .webhookSecretKeys, default: .described("none") { _ in [] }, into: \.webhookSecretOldKeys,
+            check: { name, old, configuration throws(ConfigurationError) in
+                guard !old.isEmpty else { return }
+                guard let current = configuration.webhookSecretKey else {
+                    throw ConfigurationError(description: "\(name) needs REGISTRY_WEBHOOK_SECRET_KEY: old keys only open secrets, the current key seals them")
+                }
+                if let id = WebhookSecretKeyring(current: current, old: old).collidingID {
+                    throw ConfigurationError(
+                        description: "\(name) holds a key whose id \(id) is also another key's: generate a new REGISTRY_WEBHOOK_SECRET_KEY")
+                }
+            },
+            // Secret: the start-up line shows only the keys' ids, which its value already is.
+            redact: { $0 }),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -272,7 +296,8 @@ struct Configuration: Sendable {
         usageMaxEntries: .min, usageRetentionDays: .min, webhookAllowPrivate: .min,
         webhookAllowHTTP: .min, webhookWorkers: .min, webhookConnectTimeoutMilliseconds: .min, webhookTimeoutMilliseconds: .min,
         webhookLeaseSeconds: .min, webhookPollMilliseconds: .min, webhookRetryFirstSeconds: .min, webhookRetryMaxSeconds: .min,
-        webhookRetryWindowSeconds: .min, webhookSecretKey: WebhookSecretKey(bytes: [UInt8](repeating: 0, count: WebhookSecretKey.byteCount)))
+        webhookRetryWindowSeconds: .min, webhookSecretKey: WebhookSecretKey(bytes: [UInt8](repeating: 0, count: WebhookSecretKey.byteCount)),
+        webhookSecretOldKeys: [WebhookSecretKey(bytes: [UInt8](repeating: 0, count: WebhookSecretKey.byteCount))!])
 
     /// The writers' URL must reach the primary whichever of its hosts that is.
     private static let writersURL: @Sendable (String, String, Configuration) throws(ConfigurationError) -> Void = {
