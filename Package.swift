@@ -82,6 +82,6 @@ let package = Package(
         .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "EventLoop", "TestSupport"]),
         .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"], swiftSettings: requestTasks),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["schema-registry"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["schema-registry", "Registry"]),
     ]
 )

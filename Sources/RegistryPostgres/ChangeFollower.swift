@@ -24,8 +24,8 @@ import Synchronization
 /// changed is not known, or too much to read.
 ///
 /// Each read on the primary that reports changes also gives `StandbyReads` the primary's WAL
-/// insert position at that read, before its changes reach the caches: standbys answer reads
-/// only once past it.
+/// insert position at that read and the applications it changed, before its changes reach the
+/// caches: standbys answer reads of those applications only once past it.
 ///
 /// After each read it has applied, and at least every `heartbeatInterval`, it writes where it
 /// is to `replica_feed_positions` (on the primary), which changes wait on before they answer
@@ -139,7 +139,7 @@ public final class ChangeFollower: Sendable {
         let hints = pool.changeHints
         let commits = hints.committedCount
         var position = try PostgresSchemaStore.followStart().run(on: connection)
-        noteRead(position, covering: commits, reportedChanges: true)
+        noteRead(position, covering: commits, changed: .restart)
         onRestart()
         let clock = ContinuousClock()
         var nextHeartbeat = clock.now
@@ -230,14 +230,16 @@ public final class ChangeFollower: Sendable {
         }
     }
 
-    /// Reports the changes committed since `position` and moves it to now.
-    /// True when the read reported changes (or a restart).
+    /// Reports the changes committed since `position` and moves it to now; true when it
+    /// reported changes (or a restart).
     @discardableResult
     private func catchUp(from position: inout FeedPosition, on connection: PGConnection) throws -> Bool {
         let commits = pool.changeHints.committedCount
         let page = try PostgresSchemaStore.followRead(after: position, limit: Self.pageSize).run(on: connection)
         position = page.position
-        noteRead(position, covering: commits, reportedChanges: page.overflowed || !page.changes.isEmpty)
+        let changed: StandbyReads.FeedReadChanges =
+            page.overflowed ? .restart : page.changes.isEmpty ? .nothing : .applications(Set(page.changes.map(\.applicationID)))
+        noteRead(position, covering: commits, changed: changed)
         if page.overflowed {
             onRestart()
         } else if !page.changes.isEmpty {
@@ -246,12 +248,12 @@ public final class ChangeFollower: Sendable {
         return page.overflowed || !page.changes.isEmpty
     }
 
-    /// Tells the standby reads how far the primary was at a read that reported changes (a
-    /// restart counts: the caches were flushed), before they reach the caches
-    /// (`StandbyReads.noteFeedRead`); a read of a standby's feed has no position.
-    private func noteRead(_ position: FeedPosition, covering commits: UInt64, reportedChanges: Bool) {
+    /// Tells the standby reads how far the primary was at a read, and which applications it
+    /// reported changes to (a restart counts for all: the caches were flushed), before they
+    /// reach the caches (`StandbyReads.noteFeedRead`); a read of a standby's feed has no position.
+    private func noteRead(_ position: FeedPosition, covering commits: UInt64, changed: StandbyReads.FeedReadChanges) {
         guard let lsn = position.insertLSN else { return }
-        pool.standbyReads?.noteFeedRead(insertLSN: reportedChanges ? lsn : nil, covering: commits)
+        pool.standbyReads?.noteFeedRead(insertLSN: lsn, changed: changed, covering: commits)
     }
 
     /// A poll timeout: 0 when the instant is past, and at most a second, so `stop` is noticed.

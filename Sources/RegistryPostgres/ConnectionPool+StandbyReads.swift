@@ -7,8 +7,8 @@ import Registry
 extension ConnectionPool {
     /// Blocking: the position is probed on the session that then runs the read.
     func routed<Value>(_ statement: StoreStatement<Value>, primary: () throws -> Value) throws -> Value {
-        guard let standby, let reads = standbyReads, let confirms = statement.standbyConfirms else { return try primary() }
-        switch reads.requirement(committed: changeHints.committedCount) {
+        guard let standby, let reads = standbyReads, let eligible = statement.standbyRead else { return try primary() }
+        switch reads.requirement(committed: changeHints.committedCount, application: eligible.application) {
         case .primary(let reason):
             reads.noteServedByPrimary(skipping: reason)
         case .standby(let check):
@@ -19,7 +19,7 @@ extension ConnectionPool {
                     return try statement.forStandby.run(on: connection)
                 }
             }
-            if let value = reads.served(result, confirms: confirms) { return value }
+            if let value = reads.served(result, confirms: eligible.confirms) { return value }
         }
         return try primary()
     }
@@ -30,15 +30,15 @@ extension ConnectionPool {
         _ statement: StoreStatement<Value>, on loop: EventLoop, then done: @escaping @Sendable (Result<Value, any Error>) -> Void,
         primary: @escaping @Sendable () -> Void
     ) {
-        guard let standby, let reads = standbyReads, let confirms = statement.standbyConfirms else { return primary() }
-        switch reads.requirement(committed: changeHints.committedCount) {
+        guard let standby, let reads = standbyReads, let eligible = statement.standbyRead else { return primary() }
+        switch reads.requirement(committed: changeHints.committedCount, application: eligible.application) {
         case .primary(let reason):
             reads.noteServedByPrimary(skipping: reason)
             primary()
         case .standby(let check):
             LoopSessions.on(loop, for: standby).start(
                 statement.forStandby.onLoop(checking: check) { result in
-                    if let value = reads.served(result, confirms: confirms) { return done(.success(value)) }
+                    if let value = reads.served(result, confirms: eligible.confirms) { return done(.success(value)) }
                     primary()
                 })
         }

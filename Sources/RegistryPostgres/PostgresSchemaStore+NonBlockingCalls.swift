@@ -158,7 +158,7 @@ extension ConnectionPool {
         let statement = isStandby ? statement.forStandby : statement
         let isRead = statement.retry == .read
         if isRead, readTarget !== self { return readTarget.run(statement, then: done) }
-        if isRead, statement.standbyConfirms != nil, standbyReads != nil {
+        if isRead, statement.standbyRead != nil, standbyReads != nil {
             return routed(statement, on: loop, then: done) { [self] in send(statement, on: loop, then: done) }
         }
         send(statement, on: loop, then: done)

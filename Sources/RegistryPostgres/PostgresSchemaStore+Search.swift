@@ -7,11 +7,16 @@ extension PostgresSchemaStore {
         try pool.run(Self.searchRead(application: application, query: query, after: after, limit: limit))
     }
 
+    /// A standby may answer it (`StandbyReads`), except no match, which the primary confirms.
+    /// What the describer indexes later (`describeVersion`) commits without a change event: a
+    /// standby may lack a description indexed moments before, as the primary did then.
     static func searchRead(application: Application, query: SearchQuery, after: String?, limit: Int) -> StoreStatement<[SearchResult]> {
         let parameters: [(any PGParameter)?] = [
             application.id, JSONWriter.string(.array(query.terms.map(termJSON))), after, max(0, limit), SearchResult.maxMatches,
         ]
-        return StoreStatement(statement: searchTypes, parameters: parameters) { result in
+        return StoreStatement(
+            statement: searchTypes, parameters: parameters, standbyRead: StandbyRead(application: application.id) { $0.isEmpty }
+        ) { result in
             var results: [SearchResult] = []
             var current: (name: String, matches: [SearchResult.Match])?
             for row in result.rows {

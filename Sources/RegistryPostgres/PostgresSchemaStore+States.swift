@@ -92,7 +92,7 @@ extension PostgresSchemaStore {
     static func latestCandidatesRead(application: Application, attributesType: String) -> StoreStatement<LatestCandidates> {
         StoreStatement(
             statement: latestCandidatesStatement, parameters: [application.id, attributesType],
-            standbyConfirms: { $0.latest == nil }
+            standbyRead: StandbyRead(application: application.id) { $0.latest == nil }
         ) { result in
             guard let row = result.rows.first else { throw PGError(kind: .unexpectedResult, debugDetail: "no row") }
             func number(_ column: Int) throws(PGError) -> Int32? {

@@ -9,13 +9,16 @@ extension PostgresSchemaStore {
     }
 
     /// One page of the index: types after `filter.after` with `filter.prefix`, at most `limit`
-    /// (nil: all).
+    /// (nil: all). A standby may answer it (`StandbyReads`), except an empty page, which the
+    /// primary confirms.
     static func typesRead(application: Application, filter: TypeFilter, limit: Int?) -> StoreStatement<[TypeSummary]> {
         let upperBound = filter.prefix.flatMap(TypeFilter.upperBound(ofPrefix:))
         let parameters: [(any PGParameter)?] = [
             application.id, filter.after, filter.prefix, upperBound, limit.map { max(0, $0) },
         ]
-        return StoreStatement(statement: typeIndex, parameters: parameters) { result in
+        return StoreStatement(
+            statement: typeIndex, parameters: parameters, standbyRead: StandbyRead(application: application.id) { $0.isEmpty }
+        ) { result in
             try result.rows.map { row in
                 TypeSummary(
                     attributesType: try row.string(0), liveVersions: try row.int64(1), newestVersion: try row.int32(2),

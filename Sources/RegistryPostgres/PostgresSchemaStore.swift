@@ -84,7 +84,7 @@ public struct PostgresSchemaStore: SchemaStore {
     static func schemaRead(application: Application, attributesType: String, version: Int32) -> StoreStatement<SchemaVersion?> {
         StoreStatement(
             statement: getVersion, parameters: [application.id, attributesType, version],
-            standbyConfirms: { $0.map { _ in false } ?? true }
+            standbyRead: StandbyRead(application: application.id) { $0 == nil }
         ) { result in
             try result.rows.first.map { row in
                 try storedVersion(row, application: application, attributesType: attributesType, version: version)
@@ -102,7 +102,8 @@ public struct PostgresSchemaStore: SchemaStore {
 
     /// Live versions in list order (type, then version descending), of one type or all, after a
     /// cursor or from the start, at most `limit` (nil: all), disabled ones only when asked for.
-    /// A type's newest versions are this read with no cursor.
+    /// A type's newest versions are this read with no cursor. A standby may answer it
+    /// (`StandbyReads`), except an empty page, which the primary confirms.
     static func listRead(
         application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool
     ) -> StoreStatement<[SchemaVersion]> {
@@ -123,7 +124,9 @@ public struct PostgresSchemaStore: SchemaStore {
             statement = listTypeAfter
             parameters = [application.id, type, cursor.attributesType, cursor.version, limit, includingDisabled]
         }
-        return StoreStatement(statement: statement, parameters: parameters) { result in
+        return StoreStatement(
+            statement: statement, parameters: parameters, standbyRead: StandbyRead(application: application.id) { $0.isEmpty }
+        ) { result in
             try result.rows.map { row in
                 let (metadata, warnings) = try versionMetadata(row, from: 5 + VersionState.columnCount)
                 return SchemaVersion(

@@ -1,25 +1,35 @@
 import Synchronization
 
-/// Reads that may be answered by a standby while a primary answers (a version by number, the
-/// candidates for `latest`: `StoreStatement.standbyConfirms`), and the rule that keeps them
-/// correct. Versions are immutable, so what a lagging standby gets wrong is absence and state:
-/// a version just published, deleted or disabled. So:
+/// Reads that may be answered by a standby while a primary answers (`StoreStatement.standbyRead`:
+/// a version by number, the candidates for `latest`, lists of versions, the type index,
+/// search), and the rule that keeps them correct. What a lagging standby gets wrong is absence
+/// and state: a version just published missing, a deleted or disabled one present, a state,
+/// pin or metadata change not yet visible. So:
 ///
-/// 1. A standby answer is used only when the standby's replay position is at least
-///    `required`: the primary's WAL insert position at this replica's latest read of the
-///    change feed that reported changes (`FeedPosition.insertLSN`), which is at or past the
-///    commit of every change this replica has seen, hence of every invalidation its caches
-///    have applied. Before the change follower's first read there is none, and the primary
-///    answers.
+/// 1. A standby answer for an application is used only when the standby's replay position is
+///    at least `required` for that application (`RequiredPositions`): the primary's WAL
+///    insert position at this replica's latest read of the change feed that reported a change
+///    to it, or that restarted the caches (`FeedPosition.insertLSN`). That is at or past the
+///    commit of every change to the application this replica has seen, hence of every
+///    invalidation its caches have applied for it; changes to other applications do not raise
+///    it. Before the change follower's first read there is none, and the primary answers.
 /// 2. A client reads its own write: after a change committed through this process
 ///    (`ChangeHints.committedCount`), the primary answers until the follower has read the feed
 ///    in a statement that started after that commit (within milliseconds: the change's own
-///    hint wakes the follower), so `required` covers it.
+///    hint wakes the follower), so `required` covers it. This is kept per process, whatever
+///    application the write changed: the window is that short, and a count per process needs
+///    nothing from the write path.
 /// 3. A standby lagging more than `maxLag` is skipped (replay behind what it received, for
 ///    longer than that since the last transaction it replayed).
-/// 4. A standby's "not found" is never the answer: the primary is asked again. A replica may
-///    not have seen a change committed through another replica yet; the standby it reads may
-///    miss that version, which the primary then supplies.
+/// 4. A standby's empty answer (no version, no `latest`, an empty page) is never the answer:
+///    the primary is asked again (`StandbyRead.confirms`). A replica may not have seen a change
+///    committed through another replica yet; the standby it reads may miss that version, which
+///    the primary then supplies.
+///
+/// So an answer is exactly as fresh as what this replica already knows of the application: a
+/// list shows every version it has seen published, none it has seen deleted or disabled, every
+/// state and metadata change it has seen. A non-empty page may miss a change committed through
+/// another replica that this one has not read yet, as a cache of this replica would.
 ///
 /// The standby's position is probed on the session that serves the read, pipelined before it
 /// (`LoopSessions`), and kept for `probeInterval` (`refusedProbeInterval` when it refused a
@@ -34,8 +44,8 @@ public final class StandbyReads: Sendable {
     /// it refused a read.
     static let probeInterval = Duration.milliseconds(100)
     static let refusedProbeInterval = Duration.milliseconds(10)
-    /// `required`, raised by the change follower only.
-    private let seen = Atomic<UInt64>(0)
+    /// `required` per application, raised by the change follower only.
+    private let positions: Mutex<RequiredPositions>
     /// How many of this process's commits the follower's latest read started after.
     private let coveredCommits = Atomic<UInt64>(0)
     private let counters = Mutex(StandbyReadFigures())
@@ -44,38 +54,59 @@ public final class StandbyReads: Sendable {
     private let failedUntil = Mutex<ContinuousClock.Instant?>(nil)
     static let retryAfterFailure = Duration.seconds(2)
 
-    public init(maxLag: Duration) {
+    public convenience init(maxLag: Duration) {
+        self.init(maxLag: maxLag, applications: RequiredPositions.defaultCapacity)
+    }
+
+    /// `applications`: how many applications keep a required position of their own.
+    init(maxLag: Duration, applications: Int) {
         self.maxLag = maxLag
+        self.positions = Mutex(RequiredPositions(capacity: applications))
     }
 
     /// The follower read the feed on the primary, in a statement that started after `commits`
-    /// of this process's commits; `insertLSN` is the primary's position at a read that
-    /// reported changes (or restarted), nil for one that found none: the changes seen are
-    /// then those of earlier reads, and a standby need not follow unrelated WAL. Called before
-    /// the read's changes reach the caches: a cache filled after an invalidation then holds an
-    /// answer at least that recent.
-    func noteFeedRead(insertLSN: UInt64?, covering commits: UInt64) {
-        if let insertLSN { raise(seen, to: insertLSN) }
-        raise(coveredCommits, to: commits)
-    }
-
-    private func raise(_ value: borrowing Atomic<UInt64>, to new: UInt64) {
-        var current = value.load(ordering: .sequentiallyConsistent)
-        while current < new {
-            let (exchanged, original) = value.compareExchange(
-                expected: current, desired: new, ordering: .sequentiallyConsistent)
+    /// of this process's commits; `insertLSN` is the primary's position at that read, which
+    /// `changed` raises the requirement to: for the applications it reported changes to, or
+    /// for every application when it restarted the caches. A read that found nothing raises
+    /// nothing: the changes seen are then those of earlier reads, and a standby need not follow
+    /// unrelated WAL. Called before the read's changes reach the caches: a cache filled after
+    /// an invalidation then holds an answer at least that recent.
+    func noteFeedRead(insertLSN: UInt64, changed: FeedReadChanges, covering commits: UInt64) {
+        switch changed {
+        case .nothing: break
+        case .applications(let applications): positions.withLock { $0.raise(applications, to: insertLSN) }
+        case .restart: positions.withLock { $0.raiseAll(to: insertLSN) }
+        }
+        // After the positions: a read that finds its own writes covered finds them required.
+        var current = coveredCommits.load(ordering: .sequentiallyConsistent)
+        while current < commits {
+            let (exchanged, original) = coveredCommits.compareExchange(
+                expected: current, desired: commits, ordering: .sequentiallyConsistent)
             if exchanged { return }
             current = original
         }
     }
 
-    /// Where a read may go now, given how many commits this process has noted.
-    func requirement(committed: UInt64) -> Requirement {
+    /// What one feed read reported, for `noteFeedRead`.
+    enum FeedReadChanges: Equatable {
+        case nothing
+        case applications(Set<Int64>)
+        /// The caches were told to forget everything (first read, reconnection, overflow).
+        case restart
+    }
+
+    /// Where a read of `application` may go now, given how many commits this process has noted.
+    /// Own writes are followed for the process as a whole (see the README's "Reads from
+    /// standbys"): the window lasts until the follower's next read, milliseconds.
+    func requirement(committed: UInt64, application: Int64) -> Requirement {
         if coveredCommits.load(ordering: .sequentiallyConsistent) < committed { return .primary(.ownWrite) }
         if let until = failedUntil.withLock({ $0 }), ContinuousClock.now < until { return .primary(.failed) }
-        let required = seen.load(ordering: .sequentiallyConsistent)
+        let required = positions.withLock { $0.required(for: application) }
         return required == 0 ? .primary(.unknown) : .standby(StandbyCheck(required: required, maxLag: maxLag))
     }
+
+    /// How many applications have a required position of their own (at most the capacity).
+    var applicationsTracked: Int { positions.withLock { $0.count } }
 
     enum Requirement: Equatable {
         case standby(StandbyCheck)

@@ -21,9 +21,9 @@ struct StoreStatement<Value>: Sendable {
     /// standby (which refuses any write); nil when the read has none.
     var onStandby: PGStatement?
     /// Set for a read a standby may answer while a primary answers, when `StandbyReads`' rule
-    /// allows; it says which answers the primary must confirm (absence, which is what a lagging
-    /// standby gets wrong). Nil: only read-only mode sends it to a standby.
-    var standbyConfirms: (@Sendable (Value) -> Bool)?
+    /// allows: the application whose required position applies, and which answers the primary
+    /// must confirm. Nil: only read-only mode sends it to a standby.
+    var standbyRead: StandbyRead<Value>?
     /// Turns the statement's rows into the answer; a `PGError` it throws is a 500, as a
     /// blocking read's would be.
     let decode: @Sendable (PGResult) throws -> Value
@@ -33,7 +33,7 @@ struct StoreStatement<Value>: Sendable {
         guard let onStandby else { return self }
         return StoreStatement(
             statement: onStandby, parameters: parameters, retry: retry, feedsChanges: feedsChanges,
-            standbyConfirms: standbyConfirms, decode: decode)
+            standbyRead: standbyRead, decode: decode)
     }
 
     /// Runs the statement on a session lent by the pool (blocking).
@@ -60,6 +60,16 @@ struct StoreStatement<Value>: Sendable {
     }
 }
 
+/// How a read may be answered by a standby while a primary answers (`StandbyReads`).
+struct StandbyRead<Value>: Sendable {
+    /// The application read: its required position applies (`RequiredPositions`).
+    let application: Int64
+    /// True for an answer the primary must confirm: an absence (no such version, no `latest`,
+    /// an empty page), the one thing a standby at the required position can still get wrong
+    /// about a change committed through another replica that this one has not seen yet.
+    let confirms: @Sendable (Value) -> Bool
+}
+
 extension ConnectionPool {
     /// Runs `statement` on a pooled session, retried as its policy allows, with the failures
     /// mapped to the service's errors. A read goes to the standby while no primary is
@@ -68,7 +78,7 @@ extension ConnectionPool {
         let statement = isStandby ? statement.forStandby : statement
         let isRead = statement.retry == .read
         if isRead, readTarget !== self { return try readTarget.run(statement) }
-        if isRead, statement.standbyConfirms != nil, standbyReads != nil {
+        if isRead, statement.standbyRead != nil, standbyReads != nil {
             return try routed(statement) { try runHere(statement) }
         }
         return try runHere(statement)

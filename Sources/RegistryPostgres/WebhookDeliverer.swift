@@ -44,7 +44,8 @@ public final class WebhookDeliverer: Sendable {
 
     private let queue: WebhookQueue
     private let transport: any WebhookTransport
-    private let secretKey: WebhookSecretKey?
+    /// Opens sealed signing secrets: the current key and the old keys of a rotation.
+    private let keyring: WebhookSecretKeyring?
     private let settings: Settings
     private let clock: @Sendable () -> Double
     private let jitter: @Sendable () -> Double
@@ -62,14 +63,14 @@ public final class WebhookDeliverer: Sendable {
     }
 
     public init(
-        pool: ConnectionPool, transport: any WebhookTransport, secretKey: WebhookSecretKey? = nil, settings: Settings = Settings(),
+        pool: ConnectionPool, transport: any WebhookTransport, keyring: WebhookSecretKeyring? = nil, settings: Settings = Settings(),
         replica: String, clock: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         cursorToken: @escaping @Sendable (ChangeCursor) -> String, onError: @escaping @Sendable (any Error) -> Void = { _ in },
         onUnreadableSecret: @escaping @Sendable (_ subscription: Int64, WebhookSecretUnreadable) -> Void = { _, _ in }
     ) {
         queue = WebhookQueue(pool: pool)
         self.transport = transport
-        self.secretKey = secretKey
+        self.keyring = keyring
         self.settings = settings
         self.replica = replica
         self.clock = clock
@@ -161,9 +162,11 @@ public final class WebhookDeliverer: Sendable {
         return true
     }
 
-    /// Whether the subscription wants `event`: its kind, and a type name starting with the
-    /// prefix's bytes (a policy change of the application names no type: only "" matches it).
+    /// Whether the subscription wants `event`: committed after the subscription was created, its
+    /// kind, and a type name starting with the prefix's bytes (a policy change of the
+    /// application names no type: only "" matches it).
     func wants(_ claim: WebhookQueue.Claim, _ event: ChangeEvent) -> Bool {
+        if let snapshot = claim.startSnapshot, snapshot.sees(event.cursor.xid) { return false }
         guard claim.events.contains(event.kind) else { return false }
         guard !claim.typePrefix.isEmpty else { return true }
         guard let type = event.attributesType else { return false }
@@ -177,7 +180,7 @@ public final class WebhookDeliverer: Sendable {
         let secrets: [String]
         do throws(WebhookSecretUnreadable) {
             secrets = try claim.storedSecrets.map { stored throws(WebhookSecretUnreadable) in
-                try WebhookSecretEnvelope.open(stored, with: secretKey)
+                try WebhookSecretEnvelope.open(stored, keyring: keyring)
             }
         } catch {
             try postpone(message, claim, at: timestamp, because: error)

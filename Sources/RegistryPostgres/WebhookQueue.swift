@@ -27,6 +27,10 @@ public struct WebhookQueue: Sendable {
         public var failures: Int
         public let firstFailureAt: Double?
         public var position: ChangeCursor
+        /// The snapshot of the statement that created the subscription: the events of the
+        /// transactions it sees were committed before, and are not sent. nil once the position
+        /// passed it, or after a redelivery of everything since an earlier cursor.
+        public let startSnapshot: FeedSnapshot?
     }
 
     /// One delivery asked for beside the feed.
@@ -47,11 +51,16 @@ public struct WebhookQueue: Sendable {
                     created: try row.string(14))
                 let events = try row.string(5).split(separator: ",").compactMap { ChangeKind(rawValue: String($0)) }
                 guard let xid = UInt64(try row.string(11)) else { throw RegistryError.internal() }
+                var startSnapshot: FeedSnapshot?
+                if let text = try row.optionalString(15) {
+                    guard let snapshot = FeedSnapshot(text: text) else { throw RegistryError.internal() }
+                    startSnapshot = snapshot
+                }
                 return Claim(
                     id: try row.int64(0), application: application, url: try row.string(4), events: events,
                     typePrefix: try row.string(6), storedSecrets: [try row.string(7)] + [try row.optionalString(8)].compactMap { $0 },
                     failures: Int(try row.int32(9)), firstFailureAt: try row.optionalString(10).flatMap(Double.init),
-                    position: ChangeCursor(xid: xid, id: try row.int64(12)))
+                    position: ChangeCursor(xid: xid, id: try row.int64(12)), startSnapshot: startSnapshot)
             })
     }
 

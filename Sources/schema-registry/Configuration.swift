@@ -72,6 +72,14 @@ struct Configuration: Sendable {
     var webhookRetryWindowSeconds: Int
     /// Seals webhook signing secrets at rest; nil: they are stored as issued.
     var webhookSecretKey: WebhookSecretKey?
+    /// Keys of earlier rotations that still open secrets sealed with them, until the sealer has
+    /// re-sealed those under `webhookSecretKey`.
+    var webhookSecretOldKeys: [WebhookSecretKey]
+
+    /// The keys sealed secrets are opened with; nil without a current key.
+    var webhookSecretKeyring: WebhookSecretKeyring? {
+        webhookSecretKey.map { WebhookSecretKeyring(current: $0, old: webhookSecretOldKeys) }
+    }
 
     /// The main listener's address, as the HTTP server takes it.
     var listenHost: String { listen.host }
@@ -101,7 +109,7 @@ struct Configuration: Sendable {
             redact: { $0 }),
         Setting(
             "REGISTRY_READ_MAX_LAG_MS",
-            "reads of versions and latest go to the standby while a primary answers when it has replayed every change this replica has seen and lags at most this much; 0: only while no primary is reachable",
+            "reads of versions, latest, lists, the type index and search go to the standby while a primary answers when it has replayed every change to the application this replica has seen and lags at most this much; 0: only while no primary is reachable",
             .integer(0...600_000), default: .value(2000), into: \.readMaxLagMilliseconds),
         Setting(
             "REGISTRY_READY_WHEN_READ_ONLY", "1: /readyz answers 200 while no primary is reachable and reads are served; 0: 503",
@@ -253,6 +261,22 @@ struct Configuration: Sendable {
             default: .absent("secrets stored as issued, with a warning at start-up"), into: \.webhookSecretKey,
             // Secret: the start-up line shows only the key's id, which its value already is.
             redact: { $0 }),
+        Setting(
+            "REGISTRY_WEBHOOK_SECRET_OLD_KEYS",
+            "comma-separated earlier REGISTRY_WEBHOOK_SECRET_KEY values, at most \(WebhookSecretKeyring.maxOldKeys), that still open secrets sealed with them; the sealer re-seals those under REGISTRY_WEBHOOK_SECRET_KEY",
+            .webhookSecretKeys, default: .described("none") { _ in [] }, into: \.webhookSecretOldKeys,
+            check: { name, old, configuration throws(ConfigurationError) in
+                guard !old.isEmpty else { return }
+                guard let current = configuration.webhookSecretKey else {
+                    throw ConfigurationError(description: "\(name) needs REGISTRY_WEBHOOK_SECRET_KEY: old keys only open secrets, the current key seals them")
+                }
+                if let id = WebhookSecretKeyring(current: current, old: old).collidingID {
+                    throw ConfigurationError(
+                        description: "\(name) holds a key whose id \(id) is also another key's: generate a new REGISTRY_WEBHOOK_SECRET_KEY")
+                }
+            },
+            // Secret: the start-up line shows only the keys' ids, which its value already is.
+            redact: { $0 }),
     ]
 
     static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> Configuration {
@@ -278,7 +302,8 @@ struct Configuration: Sendable {
         usageMaxEntries: .min, usageRetentionDays: .min, webhookAllowPrivate: .min,
         webhookAllowHTTP: .min, webhookWorkers: .min, webhookConnectTimeoutMilliseconds: .min, webhookTimeoutMilliseconds: .min,
         webhookLeaseSeconds: .min, webhookPollMilliseconds: .min, webhookRetryFirstSeconds: .min, webhookRetryMaxSeconds: .min,
-        webhookRetryWindowSeconds: .min, webhookSecretKey: WebhookSecretKey(bytes: [UInt8](repeating: 0, count: WebhookSecretKey.byteCount)))
+        webhookRetryWindowSeconds: .min, webhookSecretKey: WebhookSecretKey(bytes: [UInt8](repeating: 0, count: WebhookSecretKey.byteCount)),
+        webhookSecretOldKeys: [WebhookSecretKey(bytes: [UInt8](repeating: 0, count: WebhookSecretKey.byteCount))!])
 
     /// The writers' URL must reach the primary whichever of its hosts that is.
     private static let writersURL: @Sendable (String, String, Configuration) throws(ConfigurationError) -> Void = {

@@ -87,7 +87,9 @@ enum ServeCommand {
         var fields: JSONObject = ["version": .string(BuildInfo.version), "commit": .string(BuildInfo.commit), "port": .number(String(servers[0].port))]
         for (key, value) in configuration.redacted { fields[key] = .string(value) }
         logger.log(.info, "serving", fields)
-        let secretSealer = configuration.webhookSecretKey.map { key in sealWebhookSecretsPeriodically(key: key, pool: pool, logger: logger) }
+        let secretSealer = configuration.webhookSecretKeyring.map { keyring in
+            sealWebhookSecretsPeriodically(keyring: keyring, pool: pool, logger: logger)
+        }
         if configuration.webhookSecretKey == nil {
             logger.log(
                 .warning, "webhook signing secrets are stored as issued, in plain text: set REGISTRY_WEBHOOK_SECRET_KEY to seal them",
@@ -141,7 +143,7 @@ enum ServeCommand {
                 maxDelaySeconds: Double(configuration.webhookRetryMaxSeconds),
                 retryWindowSeconds: Double(configuration.webhookRetryWindowSeconds)))
         return WebhookDeliverer(
-            pool: pool, transport: transport, secretKey: configuration.webhookSecretKey, settings: settings,
+            pool: pool, transport: transport, keyring: configuration.webhookSecretKeyring, settings: settings,
             replica: "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)", clock: WallClock.now,
             cursorToken: RegistryAPI.feedCursorToken,
             onError: { error in logger.log(.warning, "webhook delivery failed", RegistryError.logFields(of: error)) },
@@ -296,26 +298,44 @@ enum ServeCommand {
         return timer
     }
 
-    /// With a key set, every replica seals the signing secrets still stored as issued a few
-    /// seconds after start and then hourly (secrets a replica without the key wrote meanwhile,
-    /// during a rolling deployment, are sealed at the next pass), and warns about secrets sealed
-    /// with another key, which this replica cannot sign with. Each subscription is one
-    /// compare-and-set statement, so replicas need no coordination.
-    private static func sealWebhookSecretsPeriodically(key: WebhookSecretKey, pool: ConnectionPool, logger: Logger) -> DispatchSourceTimer {
+    /// With a key set, every replica seals the signing secrets still stored as issued and
+    /// re-seals those sealed with an old key (`REGISTRY_WEBHOOK_SECRET_OLD_KEYS`) under the
+    /// current one, a few seconds after start and then hourly (secrets a replica without the key,
+    /// or with the old key still current, wrote meanwhile during a rolling deployment are sealed
+    /// at the next pass). Every pass logs one line with its counts, so an operator rotating the
+    /// key sees when no secret is left under an old key; it warns about secrets sealed with a key
+    /// the keyring does not hold, which this replica cannot sign with. Log lines name key ids
+    /// only. Each subscription is one compare-and-set statement, so replicas need no coordination.
+    private static func sealWebhookSecretsPeriodically(keyring: WebhookSecretKeyring, pool: ConnectionPool, logger: Logger) -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .background))
         timer.schedule(deadline: .now() + 2, repeating: 3600)
+        let byID: ([String: Int]) -> JSONValue = { counts in
+            var object: JSONObject = [:]
+            for (id, count) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) { object[id] = .number(String(count)) }
+            return .object(object)
+        }
         timer.setEventHandler {
             do {
-                let outcome = try WebhookSecretSealer(pool: pool, key: key).run()
+                let outcome = try WebhookSecretSealer(pool: pool, keyring: keyring).run()
                 if outcome.sealed > 0 {
-                    logger.log(.info, "sealed webhook signing secrets", ["webhooks": .number(String(outcome.sealed)), "key": .string(key.id)])
+                    logger.log(.info, "sealed webhook signing secrets", ["webhooks": .number(String(outcome.sealed)), "key": .string(keyring.current.id)])
+                }
+                if !keyring.old.isEmpty {
+                    let remaining = outcome.sealedWithOldKeys.values.reduce(0, +)
+                    logger.log(
+                        remaining == 0 ? .info : .warning, "re-sealed webhook signing secrets under the current key",
+                        [
+                            "webhooks": .number(String(outcome.resealed)), "key": .string(keyring.current.id),
+                            "old_keys": .array(keyring.old.map { .string($0.id) }),
+                            "secrets_under_old_keys": .number(String(remaining)), "under_old_keys": byID(outcome.sealedWithOldKeys),
+                        ])
                 }
                 if !outcome.sealedWithOtherKeys.isEmpty {
                     let others = outcome.sealedWithOtherKeys.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
                     logger.log(
                         .warning, "webhook signing secrets are sealed with another key: their deliveries fail on this replica",
                         [
-                            "key": .string(key.id), "other_keys": .array(others.map { .string($0.key) }),
+                            "key": .string(keyring.current.id), "other_keys": .array(others.map { .string($0.key) }),
                             "secrets": .number(String(others.reduce(0) { $0 + $1.value })),
                         ])
                 }

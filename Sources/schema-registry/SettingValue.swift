@@ -1,3 +1,4 @@
+import Foundation
 import Registry
 import RegistryAPI
 
@@ -9,6 +10,8 @@ enum SettingKind: Sendable, Equatable {
     case logLevel
     /// The base64 of a key of this many bytes; a secret, so its errors never quote the text.
     case key(bytes: Int)
+    /// Up to `count` comma-separated keys like `key(bytes:)`; a secret too.
+    case keys(bytes: Int, count: Int)
     /// Any text, checked by its user (a folder, a connection string libpq reads).
     case text
 }
@@ -70,6 +73,31 @@ extension SettingValue<WebhookSecretKey> {
             return key
         },
         spelled: { _ in nil }, shown: { "key \($0.id)" })
+}
+
+extension SettingValue<[WebhookSecretKey]> {
+    /// Comma-separated keys, each the base64 of 32 bytes, at most
+    /// `WebhookSecretKeyring.maxOldKeys`. Never spelled back; its errors name the position of
+    /// the key that is wrong, never its text.
+    static let webhookSecretKeys = SettingValue(
+        kind: .keys(bytes: WebhookSecretKey.byteCount, count: WebhookSecretKeyring.maxOldKeys),
+        parse: { name, text throws(ConfigurationError) in
+            let expected = "\(name) must be at most \(WebhookSecretKeyring.maxOldKeys) comma-separated keys, each the base64 of \(WebhookSecretKey.byteCount) random bytes (openssl rand -base64 \(WebhookSecretKey.byteCount))"
+            let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard items.count <= WebhookSecretKeyring.maxOldKeys else { throw ConfigurationError(description: "\(expected), got \(items.count) keys") }
+            var keys: [WebhookSecretKey] = []
+            for (index, item) in items.enumerated() {
+                guard let bytes = Base64.decode(item) else {
+                    throw ConfigurationError(description: "\(expected): key \(index + 1) is not base64")
+                }
+                guard let key = WebhookSecretKey(bytes: bytes) else {
+                    throw ConfigurationError(description: "\(expected): key \(index + 1) is \(bytes.count) bytes")
+                }
+                keys.append(key)
+            }
+            return keys
+        },
+        spelled: { _ in nil }, shown: { $0.isEmpty ? "none" : "keys " + $0.map(\.id).joined(separator: ", ") })
 }
 
 /// An address to listen on.

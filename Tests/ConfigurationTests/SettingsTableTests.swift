@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Testing
 
 @testable import schema_registry
@@ -17,7 +18,7 @@ import Testing
     @Test func everyVariableIsDeclaredOnce() {
         let names = Self.settings.map(\.name)
         #expect(Set(names).count == names.count, "\(names)")
-        #expect(names.count == 45, "\(names)")
+        #expect(names.count == 46, "\(names)")
         #expect(Set(Self.settings.map(\.logField)).count == names.count)
     }
 
@@ -31,7 +32,7 @@ import Testing
                 "\(field.label ?? "?") is still \(unreadField.value): no setting writes it")
             compared += 1
         }
-        #expect(compared == 45 && compared == unread.children.count)
+        #expect(compared == 46 && compared == unread.children.count)
     }
 
     @Test func everyDefaultIsAValueTheSettingAccepts() throws {
@@ -65,6 +66,14 @@ import Testing
                 #expect(bytes == 32)
                 // Not base64; the base64 of 31, 33 and 3 bytes.
                 outside = ["not base64!", String(repeating: "A", count: 40) + "AA==", String(repeating: "A", count: 44), "AAAA"]
+            case .keys(let bytes, let count):
+                #expect(bytes == 32 && count == 8)
+                let good = String(repeating: "A", count: 43) + "="
+                // One more key than allowed; a bad second key; an empty one; a key of 31 bytes.
+                outside = [
+                    Array(repeating: good, count: count + 1).joined(separator: ","), good + ",not base64!", good + ",",
+                    String(repeating: "A", count: 40) + "AA==",
+                ]
             case .text:
                 anyText.append(setting.name)
                 continue
@@ -87,7 +96,7 @@ import Testing
                 }
             }
         }
-        #expect(refused == 38 * 4 + 2 * 4 + 2 + 4, "refused: \(refused)")
+        #expect(refused == 38 * 4 + 2 * 4 + 2 + 4 + 4, "refused: \(refused)")
         #expect(anyText == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL", "REGISTRY_MIGRATIONS_DIR"], "settings that take any text: \(anyText)")
     }
 
@@ -155,23 +164,28 @@ import Testing
         ],
         // Base64 of 32 bytes with the marker inside.
         "REGISTRY_WEBHOOK_SECRET_KEY": ["s3cret" + String(repeating: "A", count: 37) + "=", "AAAAs3cret" + String(repeating: "A", count: 33) + "="],
+        "REGISTRY_WEBHOOK_SECRET_OLD_KEYS": [
+            "s3cret" + String(repeating: "A", count: 37) + "=", "AAAAs3cret" + String(repeating: "A", count: 33) + "=,s3cret" + String(repeating: "B", count: 36) + "A=",
+        ],
     ]
 
     @Test func aSecretNeverAppearsInTheStartupLine() throws {
         let secrets = Self.settings.filter(\.isSecret)
-        #expect(secrets.map(\.name) == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL", "REGISTRY_WEBHOOK_SECRET_KEY"])
+        #expect(secrets.map(\.name) == ["DATABASE_URL", "REGISTRY_READ_DATABASE_URL", "REGISTRY_WEBHOOK_SECRET_KEY", "REGISTRY_WEBHOOK_SECRET_OLD_KEYS"])
         var checked = 0
         for setting in secrets {
             let samples = try #require(Self.secretSamples[setting.name], "a sample secret for \(setting.name)")
             for sample in samples {
-                let configuration = try Self.parse([setting.name: sample])
+                // Old keys need a current key.
+                let configuration = try Self.parse([setting.name: sample].merging(
+                    setting.name == "REGISTRY_WEBHOOK_SECRET_OLD_KEYS" ? ["REGISTRY_WEBHOOK_SECRET_KEY": Self.currentKey] : [:]) { $1 })
                 let line = configuration.redacted.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
                 #expect(!line.contains("s3cret"), "\(sample) shows as \(line)")
                 #expect(configuration.redacted.contains { $0.0 == setting.logField && !$0.1.isEmpty })
                 checked += 1
             }
         }
-        #expect(checked == 11)
+        #expect(checked == 13)
     }
 
     /// The webhook secret key: unset by default (secrets stored as issued), else the base64 of
@@ -185,5 +199,121 @@ import Testing
         let key = try #require(configuration.webhookSecretKey)
         #expect(Dictionary(uniqueKeysWithValues: configuration.redacted)["webhook_secret_key"] == "key \(key.id)")
         #expect(!"\(configuration)".contains(text) && !String(reflecting: configuration).contains("s3cret"))
+    }
+
+    /// A current key, for settings that need one.
+    static let currentKey = Base64.encode((0..<32).map { UInt8($0 * 7 & 0xFF) })
+
+    /// Old keys: shown by ids only, refused without a current key, with the position of a bad
+    /// key and never its text; a repeat of the current key is dropped from the keyring.
+    @Test func oldWebhookSecretKeysAreShownByIDAndNeedACurrentKey() throws {
+        #expect(try Self.parse().webhookSecretOldKeys.isEmpty)
+        #expect(try Dictionary(uniqueKeysWithValues: Self.parse().redacted)["webhook_secret_old_keys"] == "none")
+        let old = [Base64.encode([UInt8](repeating: 1, count: 32)), Base64.encode([UInt8](repeating: 2, count: 32))]
+        let configuration = try Self.parse([
+            "REGISTRY_WEBHOOK_SECRET_KEY": Self.currentKey, "REGISTRY_WEBHOOK_SECRET_OLD_KEYS": old.joined(separator: ", ") + "," + Self.currentKey,
+        ])
+        let keyring = try #require(configuration.webhookSecretKeyring)
+        #expect(keyring.old.map(\.id) == old.compactMap { WebhookSecretKey(base64: $0)?.id })
+        #expect(Dictionary(uniqueKeysWithValues: configuration.redacted)["webhook_secret_old_keys"]
+            == "keys " + configuration.webhookSecretOldKeys.map(\.id).joined(separator: ", "))
+        #expect(!"\(configuration)".contains(old[0]) && !String(reflecting: configuration).contains(old[1]))
+
+        var refused: [String] = []
+        for (environment, expected) in [
+            (["REGISTRY_WEBHOOK_SECRET_OLD_KEYS": old[0]], "REGISTRY_WEBHOOK_SECRET_OLD_KEYS needs REGISTRY_WEBHOOK_SECRET_KEY"),
+            (["REGISTRY_WEBHOOK_SECRET_KEY": Self.currentKey, "REGISTRY_WEBHOOK_SECRET_OLD_KEYS": old[0] + ",AAAA"], ": key 2 is 3 bytes"),
+            (["REGISTRY_WEBHOOK_SECRET_KEY": Self.currentKey, "REGISTRY_WEBHOOK_SECRET_OLD_KEYS": "x" + old[0]], ": key 1 is not base64"),
+        ] {
+            do {
+                _ = try Self.parse(environment)
+                Issue.record("\(environment) was accepted")
+            } catch {
+                #expect(error.description.contains(expected), "\(error)")
+                #expect(!error.description.contains(old[0]) && !error.description.contains(Self.currentKey), "\(error)")
+                refused.append(error.description)
+            }
+        }
+        #expect(refused.count == 3)
+    }
+
+    /// A file the test writes and removes.
+    final class TemporaryFile {
+        let path: String
+        init(_ contents: [UInt8]) throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(contents)))
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Every secret setting, and only those, may be read from the file `NAME_FILE` names; help
+    /// says so, which is also how the deploy-artifact checker learns the name.
+    @Test func everySecretSettingAndOnlyThoseHaveAFileForm() {
+        for setting in Self.settings {
+            #expect(setting.fileName == (setting.isSecret ? setting.name + "_FILE" : nil), "\(setting.name)")
+            #expect(setting.help.contains("\(setting.name)_FILE") == setting.isSecret, "\(setting.name): \(setting.help)")
+        }
+        #expect(Self.settings.compactMap(\.fileName) == [
+            "DATABASE_URL_FILE", "REGISTRY_READ_DATABASE_URL_FILE", "REGISTRY_WEBHOOK_SECRET_KEY_FILE", "REGISTRY_WEBHOOK_SECRET_OLD_KEYS_FILE",
+        ])
+    }
+
+    /// The file's text is the value, one trailing newline dropped; the start-up line shows it
+    /// as the variable's value would be shown.
+    @Test func aSecretIsReadFromTheFileItsFileVariableNames() throws {
+        let key = try TemporaryFile(Array((Self.currentKey + "\n").utf8))
+        let old = Base64.encode([UInt8](repeating: 1, count: 32))
+        let oldKeys = try TemporaryFile(Array((old + "\r\n").utf8))
+        let url = try TemporaryFile(Array("postgresql://postgres:s3cret@127.0.0.1:1/from-file".utf8))
+        let configuration = try Configuration.fromEnvironment([
+            "DATABASE_URL_FILE": url.path, "REGISTRY_WEBHOOK_SECRET_KEY_FILE": key.path, "REGISTRY_WEBHOOK_SECRET_OLD_KEYS_FILE": oldKeys.path,
+        ])
+        #expect(configuration.databaseURL == "postgresql://postgres:s3cret@127.0.0.1:1/from-file")
+        #expect(configuration.webhookSecretKey?.id == WebhookSecretKey(base64: Self.currentKey)?.id)
+        #expect(configuration.webhookSecretOldKeys.map(\.id) == [WebhookSecretKey(base64: old)?.id].compactMap { $0 })
+        let line = configuration.redacted.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+        #expect(!line.contains("s3cret") && !line.contains(Self.currentKey) && !line.contains(old), "\(line)")
+        // A setting that is not secret has no file form: its _FILE variable is not read.
+        #expect(try Self.parse(["REGISTRY_LISTEN_FILE": key.path]).listen.port == 8080)
+    }
+
+    /// A missing, empty, oversize or non-UTF-8 file, or both forms set, stop start-up with one
+    /// line naming the variable and the path, never the contents.
+    @Test func aFileThatCannotBeUsedIsOneLineNamingTheVariableAndPath() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("settings-missing-\(UUID().uuidString)").path
+        let empty = try TemporaryFile([])
+        let newlineOnly = try TemporaryFile([UInt8(ascii: "\n")])
+        let oversize = try TemporaryFile(Array(repeating: UInt8(ascii: "A"), count: 65_537))
+        let largest = try TemporaryFile(Array(repeating: UInt8(ascii: "A"), count: 65_536))
+        let notText = try TemporaryFile([0xFF, 0xFE, 0x41])
+        let key = try TemporaryFile(Array(Self.currentKey.utf8))
+        let variable = "REGISTRY_WEBHOOK_SECRET_KEY_FILE"
+        var refused = 0
+        for (environment, expected) in [
+            ([variable: missing], "\(variable) names \(missing), which cannot be read: No such file or directory"),
+            ([variable: empty.path], "\(variable) names \(empty.path), which is empty"),
+            ([variable: newlineOnly.path], "\(variable) names \(newlineOnly.path), which is empty"),
+            ([variable: oversize.path], "\(variable) names \(oversize.path), which is larger than 65536 bytes"),
+            ([variable: notText.path], "\(variable) names \(notText.path), which is not UTF-8 text"),
+            // At the bound the file is read, and its text is refused as a key, unquoted.
+            ([variable: largest.path], "REGISTRY_WEBHOOK_SECRET_KEY must be the base64 of 32 random bytes (openssl rand -base64 32), got 49152 bytes"),
+            (
+                [variable: key.path, "REGISTRY_WEBHOOK_SECRET_KEY": Self.currentKey],
+                "REGISTRY_WEBHOOK_SECRET_KEY and REGISTRY_WEBHOOK_SECRET_KEY_FILE are both set: set one of them"
+            ),
+            // An empty variable is unset.
+            (["DATABASE_URL": "", "DATABASE_URL_FILE": missing], "DATABASE_URL_FILE names \(missing), which cannot be read: No such file or directory"),
+        ] {
+            do {
+                _ = try Configuration.fromEnvironment(Self.minimal.merging(environment) { $1 })
+                Issue.record("\(environment) was accepted")
+            } catch {
+                #expect(error.description == expected)
+                #expect(!error.description.contains(Self.currentKey) && !error.description.contains("AAAAAAAA") && !error.description.contains("\n"))
+                refused += 1
+            }
+        }
+        #expect(refused == 8)
     }
 }

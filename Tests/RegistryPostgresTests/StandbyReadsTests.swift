@@ -1,3 +1,4 @@
+import Foundation
 import Registry
 import Testing
 import TestSupport
@@ -14,6 +15,10 @@ import TestSupport
 
     static func position(_ replayed: UInt64?, lag: Duration = .zero, inRecovery: Bool = true) -> ReplayPosition {
         ReplayPosition(inRecovery: inRecovery, replayLSN: replayed, lag: lag)
+    }
+
+    static func check(_ required: UInt64) -> StandbyCheck {
+        StandbyCheck(required: required, maxLag: maxLag)
     }
 
     @Test func aStandbyServesOnlyOnceItHasReplayedWhatTheFeedShowed() {
@@ -33,37 +38,65 @@ import TestSupport
 
     @Test func nothingGoesToTheStandbyBeforeTheFollowersFirstRead() {
         let reads = StandbyReads(maxLag: Self.maxLag)
-        #expect(reads.requirement(committed: 0) == .primary(.unknown))
-        reads.noteFeedRead(insertLSN: 1000, covering: 0)
-        #expect(reads.requirement(committed: 0) == .standby(StandbyCheck(required: 1000, maxLag: Self.maxLag)))
+        #expect(reads.requirement(committed: 0, application: 1) == .primary(.unknown))
+        reads.noteFeedRead(insertLSN: 1000, changed: .restart, covering: 0)
+        #expect(reads.requirement(committed: 0, application: 1) == .standby(Self.check(1000)))
     }
 
     /// A client reads its own write: after a commit through this process, the primary answers
     /// until a feed read that started after it raised the required position.
     @Test func ownWritesGoToThePrimaryUntilAFeedReadCoversThem() {
         let reads = StandbyReads(maxLag: Self.maxLag)
-        reads.noteFeedRead(insertLSN: 1000, covering: 0)
-        #expect(reads.requirement(committed: 1) == .primary(.ownWrite))
-        reads.noteFeedRead(insertLSN: 1200, covering: 0)
-        #expect(reads.requirement(committed: 1) == .primary(.ownWrite), "a read that started before the commit covers nothing")
-        reads.noteFeedRead(insertLSN: 1300, covering: 1)
-        #expect(reads.requirement(committed: 1) == .standby(StandbyCheck(required: 1300, maxLag: Self.maxLag)))
+        reads.noteFeedRead(insertLSN: 1000, changed: .restart, covering: 0)
+        #expect(reads.requirement(committed: 1, application: 1) == .primary(.ownWrite))
+        reads.noteFeedRead(insertLSN: 1200, changed: .applications([1]), covering: 0)
+        #expect(
+            reads.requirement(committed: 1, application: 1) == .primary(.ownWrite), "a read that started before the commit covers nothing")
+        reads.noteFeedRead(insertLSN: 1300, changed: .applications([1]), covering: 1)
+        #expect(reads.requirement(committed: 1, application: 1) == .standby(Self.check(1300)))
+        #expect(
+            reads.requirement(committed: 2, application: 2) == .primary(.ownWrite),
+            "own writes are followed for the whole process, whatever application they changed")
     }
 
     /// A feed read that reported nothing raises no requirement (the changes seen are the
     /// earlier reads'), but still covers the commits noted before it started.
     @Test func aFeedReadWithoutChangesCoversCommitsWithoutRaisingThePosition() {
         let reads = StandbyReads(maxLag: Self.maxLag)
-        reads.noteFeedRead(insertLSN: 1000, covering: 0)
-        reads.noteFeedRead(insertLSN: nil, covering: 2)
-        #expect(reads.requirement(committed: 2) == .standby(StandbyCheck(required: 1000, maxLag: Self.maxLag)))
+        reads.noteFeedRead(insertLSN: 1000, changed: .restart, covering: 0)
+        reads.noteFeedRead(insertLSN: 1900, changed: .nothing, covering: 2)
+        #expect(reads.requirement(committed: 2, application: 1) == .standby(Self.check(1000)))
     }
 
     @Test func theRequiredPositionNeverGoesBack() {
         let reads = StandbyReads(maxLag: Self.maxLag)
-        reads.noteFeedRead(insertLSN: 2000, covering: 3)
-        reads.noteFeedRead(insertLSN: 1500, covering: 1)
-        #expect(reads.requirement(committed: 3) == .standby(StandbyCheck(required: 2000, maxLag: Self.maxLag)))
+        reads.noteFeedRead(insertLSN: 2000, changed: .restart, covering: 3)
+        reads.noteFeedRead(insertLSN: 1500, changed: .restart, covering: 1)
+        #expect(reads.requirement(committed: 3, application: 1) == .standby(Self.check(2000)))
+        reads.noteFeedRead(insertLSN: 3000, changed: .applications([1]), covering: 3)
+        reads.noteFeedRead(insertLSN: 2500, changed: .applications([1]), covering: 3)
+        #expect(reads.requirement(committed: 3, application: 1) == .standby(Self.check(3000)))
+    }
+
+    /// Writes to application 2 raise only application 2's requirement: reads of application 1
+    /// still go to a standby that has replayed application 1's changes, however far behind the
+    /// feed it is for application 2.
+    @Test func changesToAnotherApplicationDoNotRaiseThisOnesRequirement() {
+        let reads = StandbyReads(maxLag: Self.maxLag)
+        reads.noteFeedRead(insertLSN: 1000, changed: .restart, covering: 0)
+        reads.noteFeedRead(insertLSN: 1100, changed: .applications([1]), covering: 0)
+        for position in stride(from: UInt64(2000), through: 9000, by: 1000) {
+            reads.noteFeedRead(insertLSN: position, changed: .applications([2]), covering: 0)
+        }
+        #expect(reads.requirement(committed: 0, application: 1) == .standby(Self.check(1100)))
+        #expect(reads.requirement(committed: 0, application: 2) == .standby(Self.check(9000)))
+        #expect(reads.requirement(committed: 0, application: 3) == .standby(Self.check(1000)), "unchanged since the restart")
+        reads.noteFeedRead(insertLSN: 9500, changed: .applications([1, 3]), covering: 0)
+        #expect(reads.requirement(committed: 0, application: 1) == .standby(Self.check(9500)))
+        #expect(reads.requirement(committed: 0, application: 3) == .standby(Self.check(9500)))
+        reads.noteFeedRead(insertLSN: 9700, changed: .restart, covering: 0)
+        #expect(reads.requirement(committed: 0, application: 2) == .standby(Self.check(9700)), "a restart raises every application")
+        #expect(reads.applicationsTracked == 0, "entries at or below the restart say nothing more")
     }
 
     @Test func theFiguresCountWhoAnsweredAndWhy() {
@@ -96,14 +129,15 @@ import TestSupport
     }
 
     /// The probe tells a primary from a standby: a standbys' pool that reached a primary never
-    /// answers these reads, the writers' pool does, and the reason is counted.
+    /// answers these reads (versions, `latest`, lists, the type index, search), the writers'
+    /// pool does, and the reason is counted.
     @Test func aPrimaryReachedThroughTheStandbysPoolIsNeverUsed() throws {
         let f = try Fixture()
         let version = try f.publish("Routed")
         let pool = ConnectionPool(
             config: PostgresConfig(databaseURL: f.url), standby: PostgresConfig(databaseURL: f.url), standbyReadsMaxLag: Self.maxLag)
         let reads = try #require(pool.standbyReads)
-        reads.noteFeedRead(insertLSN: 1, covering: 0)
+        reads.noteFeedRead(insertLSN: 1, changed: .restart, covering: 0)
         let store = PostgresSchemaStore(pool: pool)
         let application = f.application
 
@@ -119,10 +153,87 @@ import TestSupport
             store.latestCandidates(application: application, attributesType: "Routed", then: done)
         }
         #expect(try latest.get().latest == version.version)
+        // Lists, the type index and search are routed by the same rule.
+        #expect(try store.list(application: application, attributesType: "Routed", after: nil, limit: 10).map(\.version) == [version.version])
+        let list = loop.answer(of: [SchemaVersion].self) { done in
+            store.list(application: application, attributesType: nil, after: nil, limit: 10, includingDisabled: true, then: done)
+        }
+        #expect(try list.get().map(\.version) == [version.version])
+        #expect(try store.types(application: application, filter: TypeFilter(prefix: nil, after: nil), limit: 10).map(\.attributesType) == ["Routed"])
+        let query = try SearchQuery(parsing: "Routed")
+        let found = loop.answer(of: [SearchResult].self) { done in
+            store.search(application: application, query: query, after: nil, limit: 10, then: done)
+        }
+        #expect(try found.get().map(\.attributesType) == ["Routed"])
         let figures = reads.figures
         #expect(figures.servedByStandby == 0)
-        #expect(figures.servedByPrimary == 6)
-        #expect(figures.skippedByReason.first { $0.reason == "behind" }?.count == 6)
+        #expect(figures.servedByPrimary == 10)
+        #expect(figures.skippedByReason.first { $0.reason == "behind" }?.count == 10)
+    }
+
+    /// The change follower raises the required position of the applications its reads
+    /// reported changes to, and only theirs: writes to another application leave this one's
+    /// requirement where this application's own newest change put it.
+    @Test func theFollowerRaisesOnlyTheApplicationsThatChanged() throws {
+        let f = try Fixture()
+        let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
+        let pool = ConnectionPool(
+            config: PostgresConfig(databaseURL: f.url), standby: PostgresConfig(databaseURL: f.url), standbyReadsMaxLag: Self.maxLag)
+        defer { pool.close() }
+        let reads = try #require(pool.standbyReads)
+        let started = DispatchSemaphore(value: 0)
+        let follower = ChangeFollower(
+            pool: pool, fallbackInterval: .milliseconds(50), onChanges: { _ in }, onTokenChange: {}, onRestart: { started.signal() })
+        follower.start()
+        defer { follower.stop() }
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        func required(_ application: Application) -> UInt64 {
+            guard case .standby(let check) = reads.requirement(committed: 0, application: application.id) else { return 0 }
+            return check.required
+        }
+        let floor = required(f.application)
+        #expect(floor > 0, "the follower's first read raised every application")
+        #expect(required(other) == floor)
+
+        try f.publish("Mine")
+        let mine = try eventually({ required(f.application) }, until: { $0 > floor })
+        #expect(mine > floor)
+        #expect(required(other) == floor, "a change to this application does not raise the other")
+
+        for index in 0..<3 { _ = try f.publication("Elsewhere\(index)", in: other) }
+        let elsewhere = try eventually({ required(other) }, until: { $0 > mine })
+        #expect(elsewhere > mine)
+        #expect(required(f.application) == mine, "writes to another application leave this one's requirement")
+    }
+
+    /// Every read a standby may answer names its application, and an empty answer (no version,
+    /// no `latest`, an empty page of a list, of the type index or of search) is confirmed on the
+    /// primary, a non-empty one is not.
+    @Test func aStandbysEmptyAnswersAreConfirmedOnThePrimary() throws {
+        let f = try Fixture()
+        let version = try f.publish("Confirmed")
+        let application = f.application
+        func check<Value>(_ statement: StoreStatement<Value>, empty: Value, found: Value) throws {
+            let read = try #require(statement.standbyRead)
+            #expect(read.application == application.id)
+            #expect(read.confirms(empty))
+            #expect(!read.confirms(found))
+        }
+        func run<Value>(_ statement: StoreStatement<Value>) throws -> Value {
+            try f.pool.withConnection { try statement.run(on: $0) }
+        }
+        let schema = PostgresSchemaStore.schemaRead(application: application, attributesType: "Confirmed", version: version.version)
+        try check(schema, empty: nil, found: try run(schema))
+        let latest = PostgresSchemaStore.latestCandidatesRead(application: application, attributesType: "Confirmed")
+        try check(latest, empty: LatestCandidates(pinned: nil, newestActive: nil, newestDeprecated: nil), found: try run(latest))
+        let list = PostgresSchemaStore.listRead(
+            application: application, attributesType: nil, after: nil, limit: nil, includingDisabled: false)
+        try check(list, empty: [], found: try run(list))
+        let types = PostgresSchemaStore.typesRead(application: application, filter: TypeFilter(prefix: nil, after: nil), limit: nil)
+        try check(types, empty: [], found: try run(types))
+        let search = PostgresSchemaStore.searchRead(application: application, query: try SearchQuery(parsing: "Confirmed"), after: nil, limit: 10)
+        try check(search, empty: [], found: try run(search))
+        #expect(try !run(search).isEmpty)
     }
 
     @Test func withoutAMaximumLagNothingIsRouted() {

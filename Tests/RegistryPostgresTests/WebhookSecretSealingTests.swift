@@ -19,17 +19,28 @@ import TestSupport
             .flatMap { [try $0.string(0), try $0.string(1)] }.filter { !$0.isEmpty }
     }
 
+    /// The README's check during a key rotation ("Rotating the sealing key"), as printed there:
+    /// stored secrets counted by the id of the key sealing them ("" for those stored as issued).
+    static let secretsByKeyID =
+        "SELECT split_part(s, ':', 2) AS key_id, count(*) FROM webhook_subscriptions, unnest(ARRAY[secret, previous_secret]) AS s WHERE s IS NOT NULL GROUP BY 1 ORDER BY 1"
+
+    static func secretsByKeyID(_ f: Fixture) throws -> [String] {
+        let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
+        return try connection.simpleQuery(secretsByKeyID).rows.map { "\(try $0.string(0))=\(try $0.string(1))" }
+    }
+
     /// The reasons the deliverer reported for secrets that did not open, as logged.
     final class Reasons: Sendable {
         let lines = Mutex<[String]>([])
         var all: [String] { lines.withLock { $0 } }
     }
 
-    static func deliverer(_ f: Fixture, _ transport: Transport, _ clock: TestClock, key: WebhookSecretKey?, unreadable: Reasons = Reasons())
-        -> WebhookDeliverer
-    {
+    static func deliverer(
+        _ f: Fixture, _ transport: Transport, _ clock: TestClock, key: WebhookSecretKey?, old: [WebhookSecretKey] = [],
+        unreadable: Reasons = Reasons()
+    ) -> WebhookDeliverer {
         WebhookDeliverer(
-            pool: f.pool, transport: transport, secretKey: key,
+            pool: f.pool, transport: transport, keyring: key.map { WebhookSecretKeyring(current: $0, old: old) },
             settings: WebhookDeliverer.Settings(threads: 1, leaseSeconds: 30, pollSeconds: 0.05, backoff: WebhookDeliveryTests.backoff),
             replica: "a", clock: clock.now, jitter: { 1 }, cursorToken: { "c\($0.xid)_\($0.id)" },
             onUnreadableSecret: { id, reason in unreadable.lines.withLock { $0.append("\(id) \(reason)") } })
@@ -192,5 +203,111 @@ import TestSupport
         #expect(refused == 4)
         _ = try connection.simpleQuery(
             "INSERT INTO webhook_subscriptions (application_id, url, events, secret, position_xid) VALUES (\(f.application.id), 'https://x.example/', '{published}', '\(WebhookSecretEnvelope.seal(WebhookSecret.generate(), with: .generate()))', registry_feed_horizon())")
+    }
+
+    /// A rotation of the sealing key, before the sealer runs: a replica whose keyring holds the
+    /// old key signs with a secret sealed under it, and deliveries verify.
+    @Test func aSecretSealedWithAnOldKeySignsDeliveries() throws {
+        let f = try Fixture()
+        let old = WebhookSecretKey.generate()
+        let current = WebhookSecretKey.generate()
+        let (_, secret) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
+        #expect(try Self.storedSecrets(f).map { WebhookSecretEnvelope.keyID(of: $0) } == [old.id])
+        try f.publish("Ride")
+        let transport = Transport()
+        let unreadable = Reasons()
+        try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: current, old: [old], unreadable: unreadable))
+        #expect(transport.sent.count == 1 && WebhookDeliveryTests.verifies(transport.sent[0], secret))
+        #expect(unreadable.all.isEmpty)
+    }
+
+    /// One pass seals the secret stored as issued, re-seals every secret under the old key
+    /// (both columns) under the current key, and counts the one under a key it does not hold;
+    /// a second pass changes nothing; a replica still on the old key (mid-rollout) does not undo
+    /// it; deliveries verify with the current key alone afterwards.
+    @Test func thePassReSealsSecretsUnderOldKeysWithTheCurrentKey() throws {
+        let f = try Fixture()
+        let old = WebhookSecretKey.generate()
+        let current = WebhookSecretKey.generate()
+        let unknown = WebhookSecretKey.generate()
+        let oldStore = PostgresSchemaStore(pool: f.pool, webhookSecretKey: old)
+        var secrets: [String: [String]] = [:]
+        let (rotated, first) = try Self.subscribe(oldStore, f, url: "https://0.example/in")
+        let fresh = WebhookSecret.generate()
+        _ = try oldStore.rotateWebhookSecret(application: f.application, id: rotated.id, secret: fresh, graceSeconds: 3600, by: .cli)
+        secrets["https://0.example/in"] = [fresh, first]
+        secrets["https://1.example/in"] = [try Self.subscribe(oldStore, f, url: "https://1.example/in").1]
+        secrets["https://2.example/in"] = [try Self.subscribe(f.store, f, url: "https://2.example/in").1]
+        _ = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: unknown), f, url: "https://3.example/in")
+        #expect(try Self.storedSecrets(f).map { WebhookSecretEnvelope.keyID(of: $0) } == [old.id, old.id, old.id, nil, unknown.id])
+        #expect(try Self.secretsByKeyID(f) == ["=1"] + ["\(old.id)=3", "\(unknown.id)=1"].sorted())
+
+        let keyring = WebhookSecretKeyring(current: current, old: [old])
+        #expect(try WebhookSecretSealer(pool: f.pool, keyring: keyring).run()
+            == WebhookSecretSealer.Outcome(sealed: 1, resealed: 2, sealedWithOldKeys: [:], sealedWithOtherKeys: [unknown.id: 1]))
+        let stored = try Self.storedSecrets(f)
+        #expect(stored.map { WebhookSecretEnvelope.keyID(of: $0) } == [current.id, current.id, current.id, current.id, unknown.id])
+        #expect(try Self.secretsByKeyID(f) == ["\(current.id)=4", "\(unknown.id)=1"].sorted())
+        #expect(try stored.prefix(3).map { try WebhookSecretEnvelope.open($0, with: current) } == [fresh, first, secrets["https://1.example/in"]![0]])
+        #expect(try WebhookSecretSealer(pool: f.pool, keyring: keyring).run() == WebhookSecretSealer.Outcome(sealedWithOtherKeys: [unknown.id: 1]))
+        // A replica not yet given the new key counts the new secrets as another key's and
+        // leaves them as they are.
+        #expect(try WebhookSecretSealer(pool: f.pool, key: old).run().sealedWithOtherKeys == [current.id: 4, unknown.id: 1])
+        #expect(try Self.storedSecrets(f) == stored)
+
+        try f.publish("Ride")
+        let transport = Transport()
+        let unreadable = Reasons()
+        try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: current, unreadable: unreadable))
+        #expect(transport.sent.count == 3, "\(transport.sent.map(\.url))")
+        var verified = 0
+        for sent in transport.sent {
+            for secret in try #require(secrets[sent.url]) {
+                #expect(WebhookDeliveryTests.verifies(sent, secret), "\(sent.url)")
+                verified += 1
+            }
+        }
+        #expect(verified == 4)
+        #expect(unreadable.all.count == 1 && unreadable.all[0].contains("sealed with key \(unknown.id)"), "\(unreadable.all)")
+    }
+
+    /// A re-seal replaces a secret only if it still holds the text read: a rotation committed
+    /// between the pass's read and its write is kept as written, the old-key secret it moved to
+    /// the previous column is re-sealed there, and a damaged secret under an old key is left
+    /// and counted as still under it.
+    @Test func aRotationLandingDuringAReSealIsKeptAndDamagedSecretsAreCounted() throws {
+        let f = try Fixture()
+        let old = WebhookSecretKey.generate()
+        let current = WebhookSecretKey.generate()
+        let (subscription, first) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
+        let second = WebhookSecretEnvelope.seal(WebhookSecret.generate(), with: current)
+        let rotating = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
+        _ = try rotating.simpleQuery("BEGIN")
+        _ = try rotating.simpleQuery(
+            "UPDATE webhook_subscriptions SET previous_secret = secret, secret = '\(second)' WHERE id = \(subscription.id)")
+        let pool = f.pool
+        let keyring = WebhookSecretKeyring(current: current, old: [old])
+        let pass = Background { try WebhookSecretSealer(pool: pool, keyring: keyring).run() }
+        let observer = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
+        let blocked = waitUntil(timeoutSeconds: 20) {
+            let waiting = try? observer.simpleQuery(
+                "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+            return waiting?.rows.count == 1
+        }
+        #expect(blocked, "the pass waits for the rotation's row lock")
+        _ = try rotating.simpleQuery("COMMIT")
+        #expect(try pass.result() == WebhookSecretSealer.Outcome(resealed: 1))
+        let after = try Self.storedSecrets(f)
+        #expect(after.count == 2 && after[0] == second, "the rotation's secret is kept as written")
+        #expect(try WebhookSecretEnvelope.open(after[1], with: current) == first)
+
+        // A secret under the old key with a changed byte does not open: left, and counted.
+        let (_, _) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f, url: "https://b.example/in")
+        let damaged = try rotating.simpleQuery("SELECT id, secret FROM webhook_subscriptions ORDER BY id DESC LIMIT 1").rows[0]
+        let text = try damaged.string(1)
+        let changed = String(text.dropLast(2)) + (text.hasSuffix("AA") ? "BA" : "AA")
+        _ = try rotating.simpleQuery("UPDATE webhook_subscriptions SET secret = '\(changed)' WHERE id = \(try damaged.int64(0))")
+        #expect(try WebhookSecretSealer(pool: f.pool, keyring: keyring).run() == WebhookSecretSealer.Outcome(sealedWithOldKeys: [old.id: 1]))
+        #expect(try Self.storedSecrets(f).last == changed)
     }
 }

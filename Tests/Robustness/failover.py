@@ -25,7 +25,13 @@ standby serves reads while replay runs; with `pg_wal_replay_pause()` a publish, 
 disable through the registry are never read stale (no 404 for the new version, no 200 for the
 deleted or disabled one), every planned read counted; after `pg_wal_replay_resume()` the standby
 serves again. Replica 1 allows any lag (`REGISTRY_READ_MAX_LAG_MS=600000`), so the
-replay-position rule alone protects it; replica 0 skips the paused standby for its lag.
+replay-position rule alone protects it; replica 0 skips the paused standby for its lag. Lists
+and the type index are checked the same way: once a replica's follower has read a change, the
+paused standby never answers them without it.
+
+Last, writes elsewhere (`writes_elsewhere_check`): with replay running, publishes to a second
+application must not send replica 1's reads of the first to the primary for its replay position
+(the required position is kept per application); the standby's share is reported.
 
     python3 Tests/Robustness/failover.py [--quick] [--modes sync,async]
 
@@ -301,6 +307,7 @@ def one_run(mode: str, quick: bool) -> tuple[dict, list]:
                                   timeout=60).stdout.strip()
         account = admin("create-account", f"failover-{mode}")
         app = admin("create-application", "--account", account, "--name", "failover app")
+        other_app = admin("create-application", "--account", account, "--name", "failover other app")
         token = admin("issue-token", "--account", account)
         for index, cache in enumerate((True, False)):
             port = free_port()
@@ -355,6 +362,9 @@ def one_run(mode: str, quick: bool) -> tuple[dict, list]:
         paused, paused_problems = paused_replay_check(a, b, urls, token, app, mode)
         figures["paused_replay"] = paused
         found += paused_problems
+        elsewhere, elsewhere_problems = writes_elsewhere_check(urls, token, app, other_app, mode, quick)
+        figures["writes_elsewhere"] = elsewhere
+        found += elsewhere_problems
         problems += found
         if any(s != "read-only" for s in read_only_seen):
             problems.append(f"/readyz during the window without a primary said {read_only_seen}")
@@ -434,6 +444,14 @@ def paused_replay_check(primary: Cluster, standby: Cluster, urls: list, token: s
         response = request(url, "GET", f"/api/live_activity_schemas/{kind}/latest?application={app}", token=token)
         return response.json()["schema"]["version"] if response.status == 200 else response.status
 
+    def listed(url: str):
+        response = request(url, "GET", f"/api/live_activity_schemas?application={app}&attributesType={kind}", token=token)
+        return [s["version"] for s in response.json()["schemas"]] if response.status == 200 else response.status
+
+    def newest(url: str):
+        response = request(url, "GET", f"/api/live_activity_types?application={app}&prefix={kind}", token=token)
+        return [t["newest_version"] for t in response.json()["types"]] if response.status == 200 else response.status
+
     reads = {"planned": 0, "done": 0, "stale": []}
 
     def expect(label: str, got, wanted) -> None:
@@ -480,9 +498,14 @@ def paused_replay_check(primary: Cluster, standby: Cluster, urls: list, token: s
         reads["planned"] += 1
         expect(f"disabled {disabled} at once via the disabling replica", status(urls[1], disabled), 404)
         time.sleep(1.5)  # each follower has read the feed past both changes
+        # Lists and the type index: what each replica has seen, never what the paused
+        # standby still shows (the new version missing, the deleted and disabled ones listed).
+        listed_now = sorted([new] + versions[2:], reverse=True)
         for _ in range(10):
             for url in urls:
-                reads["planned"] += 4
+                reads["planned"] += 6
+                expect(f"list via {url}", listed(url), listed_now)
+                expect(f"type index via {url}", newest(url), [new])
                 expect(f"new {new} via {url}", status(url, new), 200)
                 expect(f"latest via {url}", latest(url), new)
                 expect(f"deleted {deleted} via {url}", status(url, deleted), 404)
@@ -520,6 +543,61 @@ def paused_replay_check(primary: Cluster, standby: Cluster, urls: list, token: s
         problems.append(f"{len(reads['stale'])} stale reads with replay paused: {reads['stale'][:5]}")
     figures = {"reads": reads["done"], "stale": len(reads["stale"]), "warm": warm, "paused": paused, "resumed": resumed}
     return figures, problems
+
+
+def writes_elsewhere_check(urls: list, token: str, app: str, other_app: str, mode: str, quick: bool) -> tuple[dict, list]:
+    """Writes to another application do not hold back standby reads of this one.
+
+    With replay running, one thread publishes to a second application through replica 0 while
+    both replicas read this application's versions (cache misses on replica 1, whose cache is
+    off). The required replay position is kept per application: replica 1, which makes no
+    writes, must skip the standby for `behind` on none of these reads, and the standby must
+    answer most of them; replica 0 reads its own writes from the primary (own writes are
+    followed per process), which it counts as `own_write`.
+    """
+    problems: list = []
+    kind = f"FoPaused{mode}"
+    other_kind = f"FoElsewhere{mode}"
+    stop = threading.Event()
+    published = [0]
+
+    def publish_elsewhere() -> None:
+        while not stop.is_set():
+            text = json.dumps({"type": "object", "description": f"elsewhere-{published[0]}",
+                               "attributes": {"properties": {"f": {"type": "string"}}}}, separators=(",", ":"))
+            response = request(urls[0], "POST", "/api/live_activity_schemas", token=token,
+                               body={"application": other_app, "attributesType": other_kind, "jsonSchema": text})
+            if response.status == 200:
+                published[0] += 1
+
+    listed = request(urls[1], "GET", f"/api/live_activity_schemas?application={app}&attributesType={kind}", token=token)
+    versions = [s["version"] for s in listed.json()["schemas"]]
+    time.sleep(1.5)
+    before = standby_figures(urls)
+    writer_thread = threading.Thread(target=publish_elsewhere, daemon=True)
+    writer_thread.start()
+    reads = 0
+    deadline = time.monotonic() + (3 if quick else 10)
+    while time.monotonic() < deadline:
+        for url in urls:
+            for version in versions:
+                if request(url, "GET", f"/api/live_activity_schemas/{kind}/{version}?application={app}",
+                           token=token).status != 200:
+                    problems.append(f"writes elsewhere: {kind} {version} was not found via {url}")
+                reads += 1
+            request(url, "GET", f"/api/live_activity_schemas?application={app}&attributesType={kind}", token=token)
+            reads += 1
+    stop.set()
+    writer_thread.join(timeout=30)
+    delta = standby_delta(before, standby_figures(urls))
+    if published[0] == 0:
+        problems.append("writes elsewhere: no publish to the other application succeeded")
+    if delta[1].get("skipped_behind", 0) != 0:
+        problems.append(f"writes elsewhere held back replica 1's standby reads of this application: {delta[1]}")
+    eligible = delta[1].get("served_standby", 0) + delta[1].get("served_primary", 0)
+    if eligible == 0 or delta[1].get("served_standby", 0) * 2 < eligible:
+        problems.append(f"writes elsewhere: the standby answered under half of replica 1's reads: {delta[1]}")
+    return {"reads": reads, "published_elsewhere": published[0], "delta": delta}, problems
 
 
 def _ready(url: str) -> bool:

@@ -16,8 +16,9 @@ No Docker engine or cluster runs here, so this checks what can be checked withou
      deliveries dlopen() libcurl.so.4 (Sources/CCurl), which only that package ships (the
      GnuTLS flavour ships libcurl-gnutls.so.4, the -dev packages only headers and a symlink);
 
-plus the consistency the files rely on (selectors match, Secrets referenced exist, stop
-timeouts exceed REGISTRY_SHUTDOWN_GRACE_SECONDS, probes are not public in the nginx gateway).
+plus the consistency the files rely on (selectors match, Secrets referenced exist, a `NAME_FILE`
+variable names a file of a mounted Secret, stop timeouts exceed REGISTRY_SHUTDOWN_GRACE_SECONDS,
+probes are not public in the nginx gateway).
 
 The binary's vocabulary comes from its `help` output: the `Commands:` block (lines whose first
 word after two-space indentation is a command, `  admin create-account NAME` giving admin's
@@ -557,6 +558,30 @@ def check_compose(path: Path, documents: list, root: Path, report: Report, runti
 # Kubernetes
 
 
+def check_secret_files(where: str, container: dict, spec: dict, secrets: dict[str, set[str]], report: Report) -> None:
+    """A `NAME_FILE` variable must name a file the pod has: under a volumeMount of a Secret volume
+    whose Secret (in deploy/kubernetes) has a key of that file's name."""
+    volumes = {v.get("name"): v for v in spec.get("volumes") or []}
+    for item in container.get("env") or []:
+        name = str(item.get("name"))
+        if not (CHECKED_NAME.match(name) and name.endswith("_FILE")) or "value" not in item:
+            continue
+        path = str(item.get("value"))
+        found = None
+        for mount in container.get("volumeMounts") or []:
+            folder = str(mount.get("mountPath", "")).rstrip("/")
+            if folder and path.startswith(folder + "/"):
+                found = (mount, path[len(folder) + 1:])
+        if not report.check(found is not None, f"{where} env {name} names a file under a volumeMount",
+                            f"{path} is under no volumeMount"):
+            continue
+        mount, file = found
+        secret = ((volumes.get(mount.get("name")) or {}).get("secret") or {}).get("secretName")
+        report.check(secret is not None and file in secrets.get(secret, set()),
+                     f"{where} env {name} names a key of a Secret in deploy/kubernetes mounted there",
+                     f"volume {mount.get('name')} (secret {secret}) has no key {file}")
+
+
 def pod_spec(document: dict) -> dict | None:
     kind = document.get("kind")
     spec = document.get("spec") or {}
@@ -620,6 +645,7 @@ def check_kubernetes(files: dict[Path, list], root: Path, report: Report, runtim
                     report.check(ref.get("key") in secrets.get(ref.get("name"), set()),
                                  f"{where} env {item.get('name')} refers to a key of a Secret in deploy/kubernetes",
                                  f"secret {ref.get('name')} key {ref.get('key')} not defined")
+            check_secret_files(where, container, spec, secrets, report)
             for source in container.get("envFrom") or []:
                 ref = source.get("secretRef")
                 if ref:

@@ -101,6 +101,47 @@ import TestSupport
         let everything = keyed.stdout + keyed.stderr + wrong.stdout + wrong.stderr
         for text in [secret, Self.key, Self.otherKey] { #expect(!everything.contains(text), "a secret or a key was logged") }
     }
+
+    /// A rotation as the README's procedure does it: the new key from a file
+    /// (`REGISTRY_WEBHOOK_SECRET_KEY_FILE`), the old one in `REGISTRY_WEBHOOK_SECRET_OLD_KEYS`.
+    /// The start-up pass re-seals the secret under the new key and says none is left under the
+    /// old one; deliveries verify; the start-up line and logs show key ids only.
+    @Test func rotatingTheKeyReSealsSecretsAndDeliveriesVerify() throws {
+        let receiver = try WebhookServiceTests.Receiver()
+        defer { receiver.stop() }
+        let database = try ServiceDatabase.make()
+        let oldID = try #require(WebhookSecretKey(base64: Self.key)).id
+        let newID = try #require(WebhookSecretKey(base64: Self.otherKey)).id
+        let before = try ServiceProcess.serve(environment: serveEnvironment(database.url, Self.environment(Self.key)))
+        let tenant = try database.makeTenant(port: before.port)
+        let created = try WebhookServiceTests.create(tenant, url: receiver.url)
+        let secret = try #require(try created.json()["secret"]?.stringValue)
+        #expect(try Self.storedSecrets(database).map { $0.hasPrefix("v1:\(oldID):") } == [true])
+        before.kill()
+
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-key-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: keyFile, contents: Data((Self.otherKey + "\n").utf8)))
+        defer { try? FileManager.default.removeItem(atPath: keyFile) }
+        var environment = Self.environment(nil)
+        environment["REGISTRY_WEBHOOK_SECRET_KEY_FILE"] = keyFile
+        environment["REGISTRY_WEBHOOK_SECRET_OLD_KEYS"] = Self.key
+        let rotated = try ServiceProcess.serve(environment: serveEnvironment(database.url, environment))
+        defer { rotated.kill() }
+        let line = rotated.waitForLog(timeoutSeconds: 20) { $0["msg"]?.stringValue == "re-sealed webhook signing secrets under the current key" }
+        #expect(line?["webhooks"]?.integerLexemeValue == 1 && line?["secrets_under_old_keys"]?.integerLexemeValue == 0, "\(rotated.diagnostics)")
+        #expect(line?["key"]?.stringValue == newID && line?["old_keys"] == [.string(oldID)] && line?["level"]?.stringValue == "info")
+        let startup = try #require(rotated.logObjects.first { $0["msg"]?.stringValue == "serving" })
+        #expect(startup["webhook_secret_key"]?.stringValue == "key \(newID)")
+        #expect(startup["webhook_secret_old_keys"]?.stringValue == "keys \(oldID)")
+        #expect(try Self.storedSecrets(database).map { $0.hasPrefix("v1:\(newID):") } == [true])
+
+        try receiver.control(secrets: [secret], script: ["200"])
+        #expect(try tenant.on(port: rotated.port).publish("Flight", flightSchema()).status == 200)
+        let log = try eventually(seconds: 20, { try receiver.log() }, until: { $0.count >= 1 })
+        #expect(log.count == 1 && log.first?["verified_by"]?.arrayValue?.compactMap(\.integerLexemeValue) == [0], "\(log)")
+        let everything = before.stdout + before.stderr + rotated.stdout + rotated.stderr
+        for text in [secret, Self.key, Self.otherKey] { #expect(!everything.contains(text), "a secret or a key was logged") }
+    }
 }
 
 extension Tenant {

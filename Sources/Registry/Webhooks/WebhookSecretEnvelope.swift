@@ -7,8 +7,8 @@
 /// (so sealing one secret twice gives two texts) and the envelope's head `v1:<key id>:` as
 /// associated data, so that changing its version or key id fails authentication like changing
 /// any other byte. The version leaves room for another format beside this one; the key id lets
-/// a later keyring open secrets sealed with an older key while new ones are sealed with the
-/// newest, and tells "sealed with another key" apart from "damaged".
+/// a keyring (`WebhookSecretKeyring`) open secrets sealed with an old key while new ones are
+/// sealed with the current one, and tells "sealed with another key" apart from "damaged".
 ///
 /// Secrets are opened only where a delivery is signed; nothing here ever puts a secret, sealed
 /// or not, into an error.
@@ -44,13 +44,23 @@ public enum WebhookSecretEnvelope {
     /// Throws, naming only key ids, when it is sealed and there is no key or another key, or when
     /// it does not open (damaged, or written by something other than this registry).
     public static func open(_ stored: String, with key: WebhookSecretKey?) throws(WebhookSecretUnreadable) -> String {
+        try open(stored, keyring: key.map { WebhookSecretKeyring(current: $0) })
+    }
+
+    /// The secret as issued: opened, when sealed, with the key of `keyring` whose id the
+    /// envelope names (the current key or an old one), as it is when stored as issued. Throws,
+    /// naming only key ids, when it is sealed and there is no keyring or no key with that id, or
+    /// when it does not open under that key.
+    public static func open(_ stored: String, keyring: WebhookSecretKeyring?) throws(WebhookSecretUnreadable) -> String {
         guard isSealed(stored) else {
             guard WebhookSecret.key(of: stored) != nil else { throw .notASecret }
             return stored
         }
         guard let parts = parts(of: stored) else { throw .damaged(keyID: nil) }
-        guard let key else { throw .noKey(sealedWith: parts.keyID) }
-        guard key.id.utf8.elementsEqual(parts.keyID.utf8) else { throw .otherKey(sealedWith: parts.keyID, configured: key.id) }
+        guard let keyring else { throw .noKey(sealedWith: parts.keyID) }
+        guard let key = keyring.key(id: parts.keyID) else {
+            throw .otherKey(sealedWith: parts.keyID, configured: keyring.current.id, old: keyring.old.map(\.id))
+        }
         guard let body = Base64.decode(parts.body), body.count > AES256GCM.nonceByteCount + AES256GCM.tagByteCount,
             let plaintext = AES256GCM.open(
                 Array(body.dropFirst(AES256GCM.nonceByteCount)), key: key.bytes, nonce: Array(body.prefix(AES256GCM.nonceByteCount)),

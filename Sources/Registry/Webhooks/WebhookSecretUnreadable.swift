@@ -4,8 +4,8 @@
 public enum WebhookSecretUnreadable: Error, Sendable, Equatable, CustomStringConvertible {
     /// Sealed, and this replica has no `REGISTRY_WEBHOOK_SECRET_KEY`.
     case noKey(sealedWith: String)
-    /// Sealed with a key other than this replica's.
-    case otherKey(sealedWith: String, configured: String)
+    /// Sealed with a key other than this replica's current key and its old keys (ids).
+    case otherKey(sealedWith: String, configured: String, old: [String] = [])
     /// In the sealed form but it does not open under the key it names: changed in the database,
     /// or the key id of another key happens to match.
     case damaged(keyID: String?)
@@ -16,8 +16,10 @@ public enum WebhookSecretUnreadable: Error, Sendable, Equatable, CustomStringCon
         switch self {
         case .noKey(let sealed):
             "the signing secret is sealed with key \(sealed), and this replica has no REGISTRY_WEBHOOK_SECRET_KEY"
-        case .otherKey(let sealed, let configured):
+        case .otherKey(let sealed, let configured, let old) where old.isEmpty:
             "the signing secret is sealed with key \(sealed), not with this replica's REGISTRY_WEBHOOK_SECRET_KEY (key \(configured))"
+        case .otherKey(let sealed, let configured, let old):
+            "the signing secret is sealed with key \(sealed), not with this replica's REGISTRY_WEBHOOK_SECRET_KEY (key \(configured)) nor its REGISTRY_WEBHOOK_SECRET_OLD_KEYS (keys \(old.joined(separator: ", ")))"
         case .damaged(let keyID?):
             "the signing secret sealed with key \(keyID) does not open: it was changed in the database"
         case .damaged(nil):

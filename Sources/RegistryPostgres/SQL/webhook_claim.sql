@@ -16,4 +16,4 @@ WHERE a.id = w.application_id AND w.id = (
 RETURNING w.id, w.application_id, a.account_id, a.code, w.url, array_to_string(w.events, ','), w.type_prefix, w.secret,
           CASE WHEN w.previous_until > to_timestamp($2::float8) THEN w.previous_secret END, w.failures,
           extract(epoch FROM w.first_failure_at)::float8::text, w.position_xid::text, w.position_id, a.name,
-          to_char(a.created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          to_char(a.created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), w.start_snapshot::text

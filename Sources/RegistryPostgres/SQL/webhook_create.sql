@@ -1,7 +1,8 @@
 WITH s AS (
-    INSERT INTO webhook_subscriptions (application_id, url, events, type_prefix, description, enabled, secret, position_xid)
+    INSERT INTO webhook_subscriptions (application_id, url, events, type_prefix, description, enabled, secret, position_xid,
+                                       start_snapshot)
     VALUES ($1::bigint, $2::text, string_to_array($3::text, ','), $4::text, $5::text, $6::boolean, $7::text,
-            registry_feed_horizon())
+            registry_feed_horizon(), pg_current_snapshot())
     RETURNING *)
 SELECT s.id, s.application_id, s.url, array_to_string(s.events, ','), s.type_prefix, s.description, s.enabled, s.disabled_reason,
        CASE WHEN s.previous_until > now() THEN to_char(s.previous_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END,
