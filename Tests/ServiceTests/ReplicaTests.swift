@@ -114,4 +114,37 @@ import TestSupport
         for path in paths { #expect(try other.request("GET", path).status == 200, "\(path) still refused after the answer") }
         #expect(try latestVersion() == 2)
     }
+
+    /// A process that stops answering (here frozen by SIGSTOP: its follower cannot read) is
+    /// waited for until REGISTRY_PROPAGATION_TIMEOUT_MS, and the answer says the change has not
+    /// reached it; once it runs again it catches up and the next change is everywhere.
+    @Test func aFrozenProcessMakesTheAnswerIncompleteAfterTheTimeoutAndCatchesUpAfterwards() throws {
+        let database = try ServiceDatabase.make()
+        let environment = serveEnvironment(database.url, ["REGISTRY_PROPAGATION_TIMEOUT_MS": "500"])
+        let first = try ServiceProcess.serve(environment: environment)
+        defer { first.kill() }
+        let frozen = try ServiceProcess.serve(environment: environment)
+        defer { frozen.kill() }
+        let tenant = try database.makeTenant(port: first.port)
+        #expect(try tenant.publish("FlightAttributes", flightSchema()).status == 200)
+        let path = "/api/live_activity_schemas/FlightAttributes/1?application=\(tenant.code)"
+        let change = "/api/live_activity_schemas/FlightAttributes/1"
+        func propagation(_ action: String, _ body: String) throws -> JSONValue? {
+            let answer = try tenant.request("POST", "\(change):\(action)?application=\(tenant.code)", body: body)
+            #expect(answer.status == 200, "\(answer.bodyText)")
+            return try answer.json()["propagation"]
+        }
+
+        frozen.send(SIGSTOP)
+        let started = Date()
+        let disabled = try propagation("disable", #"{"reason":"withdrawn"}"#)
+        let waited = Date().timeIntervalSince(started)
+        frozen.send(SIGCONT)
+        #expect(disabled == ["replicas": 2, "applied": 1, "complete": false])
+        #expect(waited >= 0.5, "answered after \(waited) s, before the timeout")
+        #expect(try eventually({ try tenant.on(port: frozen.port).request("GET", path).status }, until: { $0 == 404 }) == 404)
+        let restored = try propagation("restore", "{}")
+        #expect(restored == ["replicas": 2, "applied": 2, "complete": true])
+        #expect(try tenant.on(port: frozen.port).request("GET", path).status == 200)
+    }
 }
