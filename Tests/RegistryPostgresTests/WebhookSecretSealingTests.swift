@@ -111,20 +111,17 @@ import TestSupport
         #expect(verified == 4)
     }
 
-    /// The pass replaces a secret only if it still holds the text it read. A rotation that
-    /// commits between the pass's read and its write (held here by a row lock) is kept as it
-    /// was written, and the secret it moved to the previous column is sealed there.
-    @Test func aRotationLandingDuringThePassIsKept() throws {
-        let f = try Fixture()
-        let (subscription, first) = try Self.subscribe(f.store, f)
-        let key = WebhookSecretKey.generate()
-        let second = WebhookSecretEnvelope.seal(WebhookSecret.generate(), with: key)
+    /// Runs `sealer`'s pass while a rotation to `secret` holds the subscription's row, and
+    /// commits the rotation once the pass waits for its lock: the rotation lands between the
+    /// pass's read and its write.
+    static func passWhileARotationHoldsTheRow(
+        _ f: Fixture, _ subscription: WebhookSubscription, rotatingTo secret: String, _ sealer: WebhookSecretSealer
+    ) throws -> WebhookSecretSealer.Outcome {
         let rotating = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         _ = try rotating.simpleQuery("BEGIN")
         _ = try rotating.simpleQuery(
-            "UPDATE webhook_subscriptions SET previous_secret = secret, secret = '\(second)' WHERE id = \(subscription.id)")
-        let pool = f.pool
-        let pass = Background { try WebhookSecretSealer(pool: pool, key: key).run() }
+            "UPDATE webhook_subscriptions SET previous_secret = secret, secret = '\(secret)' WHERE id = \(subscription.id)")
+        let pass = Background { try sealer.run() }
         let observer = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         let blocked = waitUntil(timeoutSeconds: 20) {
             let waiting = try? observer.simpleQuery(
@@ -133,7 +130,19 @@ import TestSupport
         }
         #expect(blocked, "the pass waits for the rotation's row lock")
         _ = try rotating.simpleQuery("COMMIT")
-        #expect(try pass.result().sealed == 1)
+        return try pass.result()
+    }
+
+    /// The pass replaces a secret only if it still holds the text it read. A rotation that
+    /// commits between the pass's read and its write (held here by a row lock) is kept as it
+    /// was written, and the secret it moved to the previous column is sealed there.
+    @Test func aRotationLandingDuringThePassIsKept() throws {
+        let f = try Fixture()
+        let (subscription, first) = try Self.subscribe(f.store, f)
+        let key = WebhookSecretKey.generate()
+        let second = WebhookSecretEnvelope.seal(WebhookSecret.generate(), with: key)
+        let outcome = try Self.passWhileARotationHoldsTheRow(f, subscription, rotatingTo: second, WebhookSecretSealer(pool: f.pool, key: key))
+        #expect(outcome.sealed == 1)
         let after = try Self.storedSecrets(f)
         #expect(after.count == 2 && after[0] == second, "the rotation's secret is kept as written")
         #expect(try WebhookSecretEnvelope.open(after[1], with: key) == first)
@@ -281,22 +290,10 @@ import TestSupport
         let current = WebhookSecretKey.generate()
         let (subscription, first) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
         let second = WebhookSecretEnvelope.seal(WebhookSecret.generate(), with: current)
-        let rotating = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
-        _ = try rotating.simpleQuery("BEGIN")
-        _ = try rotating.simpleQuery(
-            "UPDATE webhook_subscriptions SET previous_secret = secret, secret = '\(second)' WHERE id = \(subscription.id)")
-        let pool = f.pool
         let keyring = WebhookSecretKeyring(current: current, old: [old])
-        let pass = Background { try WebhookSecretSealer(pool: pool, keyring: keyring).run() }
-        let observer = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
-        let blocked = waitUntil(timeoutSeconds: 20) {
-            let waiting = try? observer.simpleQuery(
-                "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
-            return waiting?.rows.count == 1
-        }
-        #expect(blocked, "the pass waits for the rotation's row lock")
-        _ = try rotating.simpleQuery("COMMIT")
-        #expect(try pass.result() == WebhookSecretSealer.Outcome(resealed: 1))
+        let outcome = try Self.passWhileARotationHoldsTheRow(f, subscription, rotatingTo: second, WebhookSecretSealer(pool: f.pool, keyring: keyring))
+        #expect(outcome == WebhookSecretSealer.Outcome(resealed: 1))
+        let rotating = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         let after = try Self.storedSecrets(f)
         #expect(after.count == 2 && after[0] == second, "the rotation's secret is kept as written")
         #expect(try WebhookSecretEnvelope.open(after[1], with: current) == first)
