@@ -21,6 +21,7 @@ enum AdminCommand {
         "list-tokens": CommandSyntax(command: "admin list-tokens", options: [.value("account")]),
         "export": CommandSyntax(command: "admin export", options: [.value("application"), .value("out")]),
         "import": CommandSyntax(command: "admin import", positionals: ["FILE"], options: [.value("application"), .flag("dry-run")]),
+        "seal-webhook-secrets": CommandSyntax(command: "admin seal-webhook-secrets"),
     ]
 
     static func run(_ words: [String], environment: [String: String]) throws {
@@ -61,6 +62,8 @@ enum AdminCommand {
             try TransferCommands.export(arguments, transfer: ApplicationTransfer(pool: pool, webhookSecretKey: configuration.webhookSecretKey))
         case "import":
             try TransferCommands.importing(arguments, transfer: ApplicationTransfer(pool: pool, webhookSecretKey: configuration.webhookSecretKey))
+        case "seal-webhook-secrets":
+            try sealWebhookSecrets(keyring: configuration.webhookSecretKeyring, pool: pool)
         default:
             preconditionFailure("every action in `actions` is handled above")
         }

@@ -24,6 +24,10 @@ enum Help {
         ),
         ("admin export --application CODE [--out FILE]", "write an application's versions, retired numbers and policies as JSON"),
         ("admin import --application CODE FILE [--dry-run]", "apply an export in one transaction; conflicts write nothing (exit 1)"),
+        (
+            "admin seal-webhook-secrets",
+            "run one sealing pass now (as serve does hourly); prints counts by key id, exit 1 while a secret is not under REGISTRY_WEBHOOK_SECRET_KEY"
+        ),
         ("schema-from-swift PATH... --type NAME", "print the jsonSchema of an ActivityAttributes type read from Swift files or directories"),
         (
             "publish --url URL --token-file F --application CODE --type NAME (--swift PATH | --schema FILE) [--if-changed] [--require-compatible] [--label k=v]… [--notes TEXT]",

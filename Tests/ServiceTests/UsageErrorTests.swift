@@ -72,6 +72,8 @@ import TestSupport
         Misuse(arguments: ["admin", "import", "a.json", "b.json", "--application", "A"], named: "b.json"),
         Misuse(arguments: ["admin", "import", "a.json", "--application", "A", "--dry-run", "--dry-run"], named: "--dry-run"),
         Misuse(arguments: ["admin", "import", "a.json", "--dry-run", "yes"], named: "yes"),
+        Misuse(arguments: ["admin", "seal-webhook-secrets", "now"], named: "now"),
+        Misuse(arguments: ["admin", "seal-webhook-secrets", "--key", "k"], named: "--key"),
         Misuse(arguments: ["publish", "--bogus", "1"], named: "--bogus"),
         Misuse(arguments: ["publish", "--url"], named: "--url"),
         Misuse(arguments: ["publish", "stray"], named: "stray"),

@@ -142,6 +142,38 @@ import TestSupport
         let everything = before.stdout + before.stderr + rotated.stdout + rotated.stderr
         for text in [secret, Self.key, Self.otherKey] { #expect(!everything.contains(text), "a secret or a key was logged") }
     }
+
+    /// `admin seal-webhook-secrets` runs the pass on demand: without a key it refuses; with a
+    /// new key alone it names the old key still holding the secret and exits 1; with the old key
+    /// beside it, it re-seals and exits 0; again, it has nothing left to do. Key ids only.
+    @Test func theAdminPassReSealsOnDemandAndExitsZeroOnlyWhenNothingIsLeft() throws {
+        let database = try ServiceDatabase.make()
+        let oldID = try #require(WebhookSecretKey(base64: Self.key)).id
+        let newID = try #require(WebhookSecretKey(base64: Self.otherKey)).id
+        let before = try ServiceProcess.serve(environment: serveEnvironment(database.url, Self.environment(Self.key)))
+        let tenant = try database.makeTenant(port: before.port)
+        #expect(try WebhookServiceTests.create(tenant, url: "http://127.0.0.1:9/in").status == 200)
+        before.kill()
+        func pass(_ settings: [String: String]) throws -> CommandResult {
+            try ServiceProcess.run(
+                ["admin", "seal-webhook-secrets"], environment: ServiceProcess.environment(settings.merging(["DATABASE_URL": database.url]) { a, _ in a }),
+                timeoutSeconds: 15)
+        }
+        let keyless = try pass([:])
+        #expect(keyless.status == 1 && keyless.stderr.contains("REGISTRY_WEBHOOK_SECRET_KEY is not set"), "\(keyless)")
+        let newOnly = try pass(["REGISTRY_WEBHOOK_SECRET_KEY": Self.otherKey])
+        #expect(newOnly.status == 1 && newOnly.stdoutLines == ["sealed\t0", "resealed\t0", "other_key\t\(oldID)\t1"], "\(newOnly)")
+        #expect(newOnly.stderr.contains("1 webhook signing secrets are not sealed under the current key \(newID)"), "\(newOnly)")
+        let rotating = ["REGISTRY_WEBHOOK_SECRET_KEY": Self.otherKey, "REGISTRY_WEBHOOK_SECRET_OLD_KEYS": Self.key]
+        let resealed = try pass(rotating)
+        #expect(resealed.status == 0 && resealed.stdoutLines == ["sealed\t0", "resealed\t1"], "\(resealed)")
+        #expect(try Self.storedSecrets(database).map { $0.hasPrefix("v1:\(newID):") } == [true])
+        let again = try pass(rotating)
+        #expect(again.status == 0 && again.stdoutLines == ["sealed\t0", "resealed\t0"], "\(again)")
+        for result in [keyless, newOnly, resealed, again] {
+            for key in [Self.key, Self.otherKey] { #expect(!(result.stdout + result.stderr).contains(key), "a key was printed") }
+        }
+    }
 }
 
 extension Tenant {
