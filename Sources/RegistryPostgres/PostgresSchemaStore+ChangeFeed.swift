@@ -4,7 +4,8 @@ import Registry
 /// before commit, so a later event can commit first. An event is handed out only when its
 /// transaction is older than the feed's horizon, the oldest transaction that may still write
 /// this database's events (`registry_feed_horizon()`): nothing can be added before it any
-/// more, so a reader following (xid, id) skips nothing.
+/// more, so a reader following (xid, id) skips nothing. A statement never reads an older
+/// horizon than one that finished before it, so an event once handed out as final stays so.
 ///
 /// Both reads are one statement each: blocking on a pooled session, or without a thread
 /// waiting on the caller's event loop (`NonBlockingFeed`), with the same SQL and decoding.

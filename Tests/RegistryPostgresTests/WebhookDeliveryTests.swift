@@ -70,10 +70,9 @@ import TestSupport
         return (sent.headers["webhook-signature"] ?? "").split(separator: " ").contains { $0 == expected }
     }
 
-    /// Waits until every event committed so far is final (older than the feed's horizon). A
-    /// subscription starts at the horizon and a deliverer sends only final events, so under a
-    /// loaded parallel run an event held back by a transaction still running in this database
-    /// would count as after a subscription created next, or arrive in a later round.
+    /// Waits until every event committed so far is final (older than the feed's horizon, which
+    /// only moves forward). A deliverer sends only final events, so under a loaded parallel run
+    /// an event held back by a transaction still running would arrive in a later round.
     static func waitUntilFeedIsFinal(_ f: Fixture) throws {
         let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         let final = waitUntil(timeoutSeconds: 60) {

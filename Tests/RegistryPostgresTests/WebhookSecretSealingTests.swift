@@ -66,6 +66,7 @@ import TestSupport
         #expect(!stored.contains { $0.contains(String(old.dropFirst(6))) || $0.contains(String(new.dropFirst(6))) })
         try f.publish("Ride")
         let transport = Transport()
+        try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
         try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: key))
         let sent = try #require(transport.sent.first)
         #expect(transport.sent.count == 1)
@@ -98,6 +99,7 @@ import TestSupport
 
         try f.publish("Ride")
         let transport = Transport()
+        try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
         try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: key))
         #expect(transport.sent.count == 3)
         var verified = 0
@@ -181,6 +183,7 @@ import TestSupport
         ])
         #expect(!unreadable.all.joined().contains(String(secret.dropFirst(6))))
         // With the right key the held event goes out, signed.
+        try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
         try WebhookDeliveryTests.drain(Self.deliverer(f, transport, clock, key: key))
         #expect(transport.sent.count == 1 && WebhookDeliveryTests.verifies(transport.sent[0], secret))
     }
@@ -225,6 +228,7 @@ import TestSupport
         try f.publish("Ride")
         let transport = Transport()
         let unreadable = Reasons()
+        try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
         try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: current, old: [old], unreadable: unreadable))
         #expect(transport.sent.count == 1 && WebhookDeliveryTests.verifies(transport.sent[0], secret))
         #expect(unreadable.all.isEmpty)
@@ -267,6 +271,7 @@ import TestSupport
         try f.publish("Ride")
         let transport = Transport()
         let unreadable = Reasons()
+        try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
         try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: current, unreadable: unreadable))
         #expect(transport.sent.count == 3, "\(transport.sent.map(\.url))")
         var verified = 0

@@ -153,6 +153,41 @@ import TestSupport
         #expect(try horizon() > other)
     }
 
+    /// A transaction the snapshot lists as running but which ended before the horizon looked for
+    /// it is placed by what it left: passed when it wrote no event here (whichever database it
+    /// ran in), held when it committed one the snapshot cannot see. Otherwise a later statement
+    /// could read an older horizon than an earlier one.
+    @Test func theHorizonPassesATransactionThatEndedWithoutAnEventHere() throws {
+        let database = try ServiceDatabase.make()
+        let neighbour = try ServiceDatabase.make(migrated: false, on: database.cluster)
+        func begin(_ url: String) throws -> (PGConnection, UInt64) {
+            let connection = try PGConnection.connect(PostgresConfig(databaseURL: url))
+            _ = try connection.simpleQuery("BEGIN")
+            return (connection, try #require(UInt64(try connection.simpleQuery("SELECT pg_current_xact_id()::text").rows[0].string(0))))
+        }
+        let (elsewhere, other) = try begin(neighbour.url)
+        let (empty, _) = try begin(database.url)
+        let (writer, writing) = try begin(database.url)
+        _ = try writer.simpleQuery("""
+            WITH account AS (INSERT INTO accounts (name) VALUES ('horizon') RETURNING id),
+            application AS (INSERT INTO applications (code, account_id) SELECT 'HORIZ-ONTES', id FROM account RETURNING id)
+            SELECT registry_record_change(id, 'policy_changed', NULL, NULL) FROM application
+            """)
+        let reader = try PGConnection.connect(PostgresConfig(databaseURL: database.url))
+        // A transaction that finishes after theirs puts the three in the snapshot's running list.
+        _ = try reader.simpleQuery("SELECT pg_current_xact_id()")
+        let taken = try reader.simpleQuery("SELECT pg_current_snapshot()::text").rows[0].string(0)
+        func horizon() throws -> UInt64 {
+            try #require(UInt64(try reader.simpleQuery("SELECT registry_feed_horizon_of('\(taken)')::text").rows[0].string(0)))
+        }
+        #expect(try horizon() < writing, "the other database's transaction is passed, this one's open one is not")
+        _ = try elsewhere.simpleQuery("ROLLBACK")
+        _ = try empty.simpleQuery("COMMIT")
+        #expect(try horizon() == writing, "both ended without an event here (the other: \(other)) and are passed")
+        _ = try writer.simpleQuery("COMMIT")
+        #expect(try horizon() == writing, "its event is not in the snapshot, so it still counts")
+    }
+
     @Test func anEventCommittedAfterAnOlderOpenTransactionWaitsForItAndComesAfterItsEvents() throws {
         let database = try ServiceDatabase.make()
         let server = try ServiceProcess.serve(environment: serveEnvironment(database.url))
