@@ -233,7 +233,14 @@ public enum RawHTTPClient {
     ) throws -> RawHTTPResponse {
         let request = RawHTTPRequest(method: method, target: target, headers: headers, body: body, chunkSize: chunkSize)
         let connection = try RawHTTPConnection(port: port, timeoutSeconds: timeoutSeconds)
-        try connection.write(request.encoded(closeConnection: true))
+        do {
+            try connection.write(request.encoded(closeConnection: true))
+        } catch let writeFailed {
+            // A server may answer before it has read the whole body (a 413 on the declared
+            // length) and close: as curl does, what it said counts; without an answer, the
+            // failed write is the error.
+            do { return try connection.readResponse(requestMethod: method) } catch { throw writeFailed }
+        }
         return try connection.readResponse(requestMethod: method)
     }
 
