@@ -15,7 +15,7 @@ import Testing
     @Test func anEntryCountsItsBlocksAndTheCachesBookkeeping() {
         let cache = ResponseCache(capacityBytes: 8 << 20)
         let body = HeapSize.exact([UInt8](repeating: 65, count: 1000))
-        cache.insert(ResponseCache.Entry(body: body, etag: Self.etag), for: Self.key(1), readAt: cache.epoch)
+        cache.insert(ResponseCache.Entry(body: body, etag: Self.etag), for: Self.key(1), readAt: cache.ticket(Self.key(1)))
         let overhead = ByteBoundedCache<ResponseCache.Key, ResponseCache.Entry>.entryOverhead
         #expect(overhead >= MemoryLayout<ResponseCache.Key>.stride + MemoryLayout<ResponseCache.Entry>.stride)
         #expect(
@@ -28,7 +28,7 @@ import Testing
         var body: [UInt8] = []
         body.reserveCapacity(64 << 10)
         body += Array("{\"type\":\"object\"}".utf8)
-        cache.insert(ResponseCache.Entry(body: body, etag: Self.etag), for: Self.key(1), readAt: cache.epoch)
+        cache.insert(ResponseCache.Entry(body: body, etag: Self.etag), for: Self.key(1), readAt: cache.ticket(Self.key(1)))
         let stored = try #require(cache.entry(Self.key(1)))
         #expect(stored.body == body)
         #expect(stored.body.capacity < 1024)
@@ -39,7 +39,7 @@ import Testing
         let capacity = 1 << 20
         let cache = ResponseCache(capacityBytes: capacity)
         for version in 1...20_000 {
-            cache.insert(ResponseCache.Entry(body: [1], etag: Self.etag), for: Self.key(Int32(version)), readAt: cache.epoch)
+            cache.insert(ResponseCache.Entry(body: [1], etag: Self.etag), for: Self.key(Int32(version)), readAt: cache.ticket(Self.key(Int32(version))))
         }
         let figures = cache.statistics
         #expect(figures.bytes <= capacity)

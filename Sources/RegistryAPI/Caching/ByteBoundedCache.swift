@@ -59,10 +59,12 @@ public final class ByteBoundedCache<Key: Hashable & Sendable, Value: Sendable>: 
     }
 
     /// Stores `value` costing `cost` bytes, evicting the least recently used entries to fit.
-    /// A value larger than the whole cache is not stored.
-    public func insert(_ value: Value, for key: Key, cost: Int) {
+    /// A value larger than the whole cache is not stored, nor one that `admitted`, asked under
+    /// the cache's lock, refuses (so a removal either sees the value or prevents it).
+    public func insert(_ value: Value, for key: Key, cost: Int, if admitted: () -> Bool = { true }) {
         guard capacityBytes > 0, cost <= capacityBytes else { return }
         state.withLock { state in
+            guard admitted() else { return }
             if let slot = state.index[key] {
                 Self.remove(slot, in: &state)
             }

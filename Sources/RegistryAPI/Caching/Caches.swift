@@ -29,7 +29,10 @@ public struct CacheSettings: Sendable {
     }
 }
 
-/// The API's caches together, so invalidation has one entry point.
+/// The API's caches together, and their one owner: handlers read and fill the caches a change
+/// makes stale only through `response(_:orRead:)` and `latestVersion(_:orRead:)`, and every
+/// change, made here or learnt from the feed, is forgotten through `forget`, under one race
+/// guard (`CacheGuard`).
 final class Caches: Sendable {
     let responses: ResponseCache
     let tokens: ExpiringCache<DigestKey, TokenGrant>
@@ -47,21 +50,55 @@ final class Caches: Sendable {
     let diffs: DiffCache
     let entityTagSalt: String
     let propagationTimeout: Duration
-    /// Shared by `responses` and `latest`: raised while the change follower is late.
+    /// Raised while the change follower is late; part of `cacheGuard`.
     let fence: CacheFence
+    /// Shared by `responses` and `latest`.
+    private let cacheGuard: CacheGuard
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
         let fence = CacheFence()
         self.fence = fence
+        let cacheGuard = CacheGuard(fence: fence)
+        self.cacheGuard = cacheGuard
         propagationTimeout = .milliseconds(max(0, settings.propagationTimeoutMilliseconds))
-        responses = ResponseCache(capacityBytes: settings.responseBytes, fence: fence)
-        latest = LatestVersions(enabled: settings.responseBytes > 0, fence: fence)
+        responses = ResponseCache(capacityBytes: settings.responseBytes, guardedBy: cacheGuard)
+        latest = LatestVersions(enabled: settings.responseBytes > 0, guardedBy: cacheGuard)
         documents = SchemaDocumentCache(capacityBytes: settings.documentBytes)
         diffs = DiffCache(capacityBytes: settings.documentBytes / 4)
         tokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         failedTokens = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         applications = ExpiringCache(lifetime: settings.lookupSeconds, clock: clock)
         entityTagSalt = settings.entityTagSalt
+    }
+
+    /// The rendered body for `key`: from memory, else from `read` and kept unless a change to
+    /// the version was forgotten meanwhile. `read` counts the miss once it has read the store
+    /// (`noteMiss`), so a lookup whose read never runs counts nothing.
+    func response(
+        _ key: ResponseCache.Key, orRead read: () async throws(RegistryError) -> ResponseCache.Entry
+    ) async throws(RegistryError) -> ResponseCache.Entry {
+        if let cached = responses.entry(key) { return cached }
+        let ticket = responses.ticket(key)
+        let entry = try await read()
+        responses.insert(entry, for: key, readAt: ticket)
+        return entry
+    }
+
+    /// Counts a body that was not cached and was read from the store.
+    func noteMiss(_ key: ResponseCache.Key) {
+        responses.recordMiss(key)
+    }
+
+    /// The number `latest` names for a type: from memory, else from `read` and remembered
+    /// unless a publish, delete, state change or pin of the type was forgotten meanwhile.
+    func latestVersion(
+        _ key: LatestVersions.Key, orRead read: () async throws(RegistryError) -> Int32
+    ) async throws(RegistryError) -> Int32 {
+        if let known = latest.version(key) { return known }
+        let ticket = latest.ticket(key)
+        let version = try await read()
+        latest.remember(version, for: key, readAt: ticket)
+        return version
     }
 
     /// Forgets what a committed change makes stale: a publish or a pin moves its type's

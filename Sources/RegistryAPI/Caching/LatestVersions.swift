@@ -1,74 +1,66 @@
+import Registry
 import Striping
 
 /// Which version is the newest live one of each type, so `…/{attributesType}/latest` resolves
-/// in memory and is then served like any version. A publish or a delete of the type removes
-/// its entry (directly on this replica, from the change feed on the others).
+/// in memory and is then served like any version. A publish, delete, state change or pin of
+/// the type removes its entry (directly on this replica, from the change feed on the others).
 ///
 /// A lookup that raced a publish must not put the superseded version back: callers take a
-/// `generation` before reading the database, and `remember` ignores answers read before the
-/// latest invalidation of the key's stripe.
+/// `CacheGuard` ticket before reading the database, and `remember` keeps only what it admits.
 final class LatestVersions: Sendable {
     /// Types are identified by the bytes of their name: Swift `String` equality would make two
     /// names that PostgreSQL keeps apart (`é` and `e` + U+0301) share an entry.
     struct Key: Sendable, Hashable {
         let applicationID: Int64
-        let attributesType: [UInt8]
+        let attributesType: ExactName
 
         init(applicationID: Int64, attributesType: String) {
             self.applicationID = applicationID
-            self.attributesType = Array(attributesType.utf8)
+            self.attributesType = ExactName(attributesType)
         }
     }
 
-    private struct Stripe: Sendable {
-        var versions: [Key: Int32] = [:]
-        var generation = 0
-    }
-
-    private let stripes = Striped<Stripe>(count: 16) { Stripe() }
+    private let stripes = Striped<[Key: Int32]>(count: 16) { [:] }
     private let maxEntriesPerStripe: Int
     let isEnabled: Bool
-    private let fence: CacheFence
+    private let cacheGuard: CacheGuard
 
     /// - Parameter maxEntries: when a stripe is full it starts over, which keeps a flood of
     ///   distinct types from growing memory.
-    init(enabled: Bool, maxEntries: Int = 100_000, fence: CacheFence = CacheFence()) {
+    /// - Parameter cacheGuard: shared with the response cache.
+    init(enabled: Bool, maxEntries: Int = 100_000, guardedBy cacheGuard: CacheGuard = CacheGuard()) {
         isEnabled = enabled
-        self.fence = fence
+        self.cacheGuard = cacheGuard
         maxEntriesPerStripe = max(1, maxEntries / 16)
     }
 
     func version(_ key: Key) -> Int32? {
-        guard isEnabled, !fence.isRaised else { return nil }
-        return stripes.withStripe(for: key.hashValue) { $0.versions[key] }
+        guard isEnabled, cacheGuard.isOpen else { return nil }
+        return stripes.withStripe(for: key.hashValue) { $0[key] }
     }
 
-    /// The stripe's invalidation count, to take before reading the newest version from the database.
-    func generation(_ key: Key) -> Int {
-        stripes.withStripe(for: key.hashValue) { $0.generation }
+    /// A ticket for `remember`, taken before the newest version is read from the database.
+    func ticket(_ key: Key) -> CacheGuard.Ticket {
+        cacheGuard.ticket(applicationID: key.applicationID, attributesType: key.attributesType, version: nil)
     }
 
-    func remember(_ version: Int32, for key: Key, readAt generation: Int) {
-        guard isEnabled, !fence.isRaised else { return }
+    func remember(_ version: Int32, for key: Key, readAt ticket: CacheGuard.Ticket) {
+        guard isEnabled else { return }
         let limit = maxEntriesPerStripe
-        stripes.withStripe(for: key.hashValue) { stripe in
-            guard stripe.generation == generation else { return }
-            if stripe.versions.count >= limit { stripe.versions.removeAll(keepingCapacity: true) }
-            stripe.versions[key] = version
+        stripes.withStripe(for: key.hashValue) { versions in
+            guard cacheGuard.admits(ticket) else { return }
+            if versions.count >= limit { versions.removeAll(keepingCapacity: true) }
+            versions[key] = version
         }
     }
 
     func invalidate(_ key: Key) {
-        stripes.withStripe(for: key.hashValue) { stripe in
-            stripe.generation &+= 1
-            stripe.versions[key] = nil
-        }
+        cacheGuard.noteChange(applicationID: key.applicationID, attributesType: key.attributesType, version: nil)
+        stripes.withStripe(for: key.hashValue) { $0[key] = nil }
     }
 
     func flush() {
-        stripes.forEach { stripe in
-            stripe.generation &+= 1
-            stripe.versions.removeAll()
-        }
+        cacheGuard.noteFlush()
+        stripes.forEach { $0.removeAll() }
     }
 }

@@ -1,15 +1,13 @@
 import Registry
 import Striping
-import Synchronization
 
 /// Rendered bodies of published versions and their forms. Both change only when the version's
 /// state changes or it is deleted, so they are served from memory with their ETag; such a
 /// change anywhere removes them here (directly on this replica, from the change feed on the
 /// others). A disabled version is never cached.
 ///
-/// A fetch that raced a delete must not put the deleted version back: callers take an
-/// `epoch` before reading the database and `insert` ignores bodies read before the latest
-/// invalidation.
+/// A fetch that raced a delete must not put the deleted version back: callers take a
+/// `CacheGuard` ticket before reading the database and `insert` keeps only what it admits.
 public final class ResponseCache: Sendable {
     public enum Kind: Sendable, Hashable { case schema, form }
 
@@ -52,8 +50,7 @@ public final class ResponseCache: Sendable {
     /// Independent LRU shards, chosen by version, so concurrent hits on different versions do
     /// not wait for one lock; both kinds of a version share a shard.
     private let shards: [ByteBoundedCache<Key, Entry>]
-    private let invalidations = Atomic<Int>(0)
-    private let fence: CacheFence
+    private let cacheGuard: CacheGuard
 
     /// The hottest entries again, per thread (event loops serve nearly all hits): hits on a
     /// handful of popular versions would otherwise all queue on one shard's lock (the LRU moves
@@ -90,12 +87,12 @@ public final class ResponseCache: Sendable {
     /// - Parameter capacityBytes: everything the cache may hold, bookkeeping included; 0
     ///   disables caching (every request reads the database).
     public convenience init(capacityBytes: Int) {
-        self.init(capacityBytes: capacityBytes, fence: CacheFence())
+        self.init(capacityBytes: capacityBytes, guardedBy: CacheGuard())
     }
 
-    /// - Parameter fence: while raised, nothing is served or kept (`CacheFence`).
-    init(capacityBytes: Int, fence: CacheFence) {
-        self.fence = fence
+    /// - Parameter cacheGuard: shared with `latest`; decides what may be served and kept.
+    init(capacityBytes: Int, guardedBy cacheGuard: CacheGuard) {
+        self.cacheGuard = cacheGuard
         let capacityBytes = max(0, capacityBytes)
         let hotBytes = min(256 << 10, capacityBytes / 64)
         hot = Striped(count: Self.hotStripes) { HotEntries(maxBytes: hotBytes) }
@@ -104,18 +101,20 @@ public final class ResponseCache: Sendable {
         shards = (0..<count).map { _ in ByteBoundedCache(capacityBytes: shardBytes / count) }
     }
 
-    public var epoch: Int { invalidations.load(ordering: .acquiring) }
+    /// A ticket for filling `key` (`insert`), taken before its body is read.
+    func ticket(_ key: Key) -> CacheGuard.Ticket {
+        cacheGuard.ticket(applicationID: key.applicationID, attributesType: key.attributesType, version: key.version)
+    }
 
     func entry(_ key: Key) -> Entry? {
-        if fence.isRaised { return nil }
+        guard cacheGuard.isOpen else { return nil }
         if let entry = hot.withThreadStripe({ $0.entries[key] }) { return entry }
-        let epoch = self.epoch
+        let ticket = ticket(key)
         guard let entry = shard(key.applicationID, key.attributesType, key.version).value(for: key)
         else { return nil }
-        // Same rule as `insert`: only an entry read before no invalidation may be kept, checked
-        // under the stripe's lock so an invalidation either sees it or prevents it.
+        // Same rule as `insert`, checked under the stripe's lock.
         hot.withThreadStripe { hot in
-            if epoch == self.epoch { hot.add(entry, for: key) }
+            if cacheGuard.admits(ticket) { hot.add(entry, for: key) }
         }
         return entry
     }
@@ -125,18 +124,19 @@ public final class ResponseCache: Sendable {
         shard(key.applicationID, key.attributesType, key.version).recordMiss()
     }
 
-    /// Keeps `entry` unless an invalidation came after `epoch`. A body with spare capacity (as
-    /// rendering leaves it) is stored in a block of its exact size, so the cache holds no slack.
-    func insert(_ entry: Entry, for key: Key, readAt epoch: Int) {
-        guard epoch == self.epoch, !fence.isRaised else { return }
+    /// Keeps `entry` if the guard admits `ticket`. A body with spare capacity (as rendering
+    /// leaves it) is stored in a block of its exact size, so the cache holds no slack.
+    func insert(_ entry: Entry, for key: Key, readAt ticket: CacheGuard.Ticket) {
+        guard cacheGuard.admits(ticket) else { return }
         let stored = entry.body.capacity > entry.body.count ? Entry(body: HeapSize.exact(entry.body), etag: entry.etag, notices: entry.notices) : entry
-        shard(key.applicationID, key.attributesType, key.version).insert(stored, for: key, cost: Self.cost(of: stored, for: key))
+        shard(key.applicationID, key.attributesType, key.version).insert(
+            stored, for: key, cost: Self.cost(of: stored, for: key), if: { cacheGuard.admits(ticket) })
     }
 
     /// Forgets both bodies of one version.
-    public func invalidate(applicationID: Int64, attributesType: String, version: Int32) {
-        invalidations.add(1, ordering: .releasing)
+    func invalidate(applicationID: Int64, attributesType: String, version: Int32) {
         let name = ExactName(attributesType)
+        cacheGuard.noteChange(applicationID: applicationID, attributesType: name, version: version)
         shard(applicationID, name, version).removeAll {
             $0.applicationID == applicationID && $0.attributesType == name && $0.version == version
         }
@@ -147,8 +147,8 @@ public final class ResponseCache: Sendable {
     }
 
     /// Forgets everything (changes may have been missed).
-    public func flush() {
-        invalidations.add(1, ordering: .releasing)
+    func flush() {
+        cacheGuard.noteFlush()
         for shard in shards { shard.removeAll() }
         hot.forEach { $0 = HotEntries(maxBytes: $0.maxBytes) }
     }

@@ -25,18 +25,16 @@ enum LatestHandlers {
         return (application, attributesType, try await newestVersion(call, application, attributesType))
     }
 
-    /// The number `latest` names: from memory when known, else read on the loop and
-    /// remembered unless a publish, delete, state change or pin of the type was seen meanwhile.
+    /// The number `latest` names (`Caches.latestVersion`), read on the loop when not known.
     /// 404 when the type has no version that is not disabled.
     static func newestVersion(_ call: Call, _ application: Application, _ attributesType: String) async throws(RegistryError) -> Int32 {
         let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
-        if let known = call.caches.latest.version(key) { return known }
-        let generation = call.caches.latest.generation(key)
-        let candidates = try await call.read { $0.latestCandidates(application: application, attributesType: attributesType, then: $1) }
-        guard let latest = candidates.latest else {
-            throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no live version")
+        return try await call.caches.latestVersion(key) { () async throws(RegistryError) in
+            let candidates = try await call.read { $0.latestCandidates(application: application, attributesType: attributesType, then: $1) }
+            guard let latest = candidates.latest else {
+                throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no live version")
+            }
+            return latest
         }
-        call.caches.latest.remember(latest, for: key, readAt: generation)
-        return latest
     }
 }

@@ -40,7 +40,7 @@ enum MetadataHandlers {
                 application: application, attributesType: attributesType, version: version, to: metadata, by: call.actor, then: $1)
         }
         let schema = try SchemaHandlers.found(stored, attributesType, version, for: call)
-        call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
+        call.caches.forget(CommittedChange(applicationID: application.id, kind: .metadataChanged, attributesType: attributesType, version: version))
         return JSONResponse.make(["schema": SchemaJSON.object(schema)])
     }
 

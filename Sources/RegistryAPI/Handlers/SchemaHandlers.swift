@@ -170,8 +170,7 @@ enum SchemaHandlers {
         let usage = try await UsageHandlers.summary(call, application, attributesType, version: version)
         let deleted = try await call.read { $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor, then: $1) }
         guard deleted else { throw notFound(attributesType, version) }
-        call.caches.responses.invalidate(applicationID: application.id, attributesType: attributesType, version: version)
-        call.caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
+        call.caches.forget(CommittedChange(applicationID: application.id, kind: .deleted, attributesType: attributesType, version: version))
         call.metrics.recordDeleted()
         let propagation = await PropagationBarrier.wait(call)
         return JSONResponse.make(["usage": usage, "propagation": propagation])

@@ -19,20 +19,15 @@ enum CachedResponse {
         render: @escaping @Sendable (SchemaVersion) throws(RegistryError) -> [UInt8]
     ) async throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: kind)
-        let cache = call.caches.responses
-        if let cached = cache.entry(key) {
-            call.noteRead(application, attributesType, version)
-            return response(call, cached, key: key, resolvedFromLatest: resolvedFromLatest)
+        let entry = try await call.caches.response(key) { () async throws(RegistryError) in
+            let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+            call.caches.noteMiss(key)
+            let schema = try SchemaHandlers.found(read, attributesType, version, for: call)
+            return try await call.compute(heavy: isHeavy(schema)) { () throws(RegistryError) in
+                Self.entry(call, body: try render(schema), kind: kind, of: schema)
+            }
         }
-        let epoch = cache.epoch
-        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
-        cache.recordMiss(key)
-        let schema = try SchemaHandlers.found(read, attributesType, version, for: call)
         call.noteRead(application, attributesType, version)
-        let entry = try await call.compute(heavy: isHeavy(schema)) { () throws(RegistryError) in
-            Self.entry(call, body: try render(schema), kind: kind, of: schema)
-        }
-        cache.insert(entry, for: key, readAt: epoch)
         return response(call, entry, key: key, resolvedFromLatest: resolvedFromLatest)
     }
 

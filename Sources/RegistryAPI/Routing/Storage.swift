@@ -121,17 +121,13 @@ struct Storage: Sendable {
         return application
     }
 
-    /// Publishing moves `latest` at once on this replica; other replicas learn it from the change feed.
-    private func forgetNewest(_ application: Application, _ attributesType: String) {
-        caches.latest.invalidate(LatestVersions.Key(applicationID: application.id, attributesType: attributesType))
-    }
-
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         metadata: VersionMetadata, comparing comparison: Comparison, once claim: IdempotencyClaim?, returningIdenticalNewest: Bool,
         response: (Publication) throws(RegistryError) -> PublishAnswer
     ) throws(RegistryError) -> PublishOutcome {
-        defer { forgetNewest(application, attributesType) }
+        // Publishing moves `latest` at once on this replica; other replicas learn it from the feed.
+        defer { caches.forget(CommittedChange(applicationID: application.id, kind: .published, attributesType: attributesType, version: nil)) }
         return try run {
             try $0.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
