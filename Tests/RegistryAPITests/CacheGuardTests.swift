@@ -11,25 +11,28 @@ import Testing
 
     private static let body = ResponseCache.Entry(body: Array("{}".utf8), etag: "\"a\"")
 
-    /// A body read while its version was deleted is not kept: the next request reads again.
+    /// Fills `key` through the owner, with `meanwhile` happening during the read.
+    private static func fill(_ caches: Caches, _ key: ResponseCache.Key, meanwhile: () -> Void = {}) async throws {
+        _ = try await caches.response(key) { () async throws(RegistryError) in
+            meanwhile()
+            return body
+        }
+    }
+
+    private static func key(_ attributesType: String, kind: ResponseCache.Kind = .schema) -> ResponseCache.Key {
+        ResponseCache.Key(applicationID: 1, attributesType: attributesType, version: 1, kind: kind)
+    }
+
+    /// A body read while its version was deleted is not kept; one read with no change meanwhile is.
     @Test func aResponseReadWhileItsVersionWasDeletedIsNotKept() async throws {
         let caches = Self.caches()
-        let key = ResponseCache.Key(applicationID: 1, attributesType: "Raced", version: 1, kind: .schema)
-        _ = try await caches.response(key) { () async throws(RegistryError) in
+        let key = Self.key("Raced")
+        try await Self.fill(caches, key) {
             caches.forget(CommittedChange(applicationID: 1, kind: .deleted, attributesType: "Raced", version: 1))
-            return Self.body
         }
-        var reads = 0
-        _ = try await caches.response(key) { () async throws(RegistryError) in
-            reads += 1
-            return Self.body
-        }
-        #expect(reads == 1, "the raced body was kept")
-        _ = try await caches.response(key) { () async throws(RegistryError) in
-            reads += 1
-            return Self.body
-        }
-        #expect(reads == 1, "a body read with no change meanwhile is kept")
+        #expect(caches.responses.entry(key) == nil, "the raced body was kept")
+        try await Self.fill(caches, key)
+        #expect(caches.responses.entry(key) != nil, "a body read with no change meanwhile is kept")
     }
 
     /// `latest` read while the type was published is not remembered.
@@ -50,10 +53,9 @@ import Testing
     /// A publish moves only `latest`: a body read meanwhile is kept.
     @Test func aPublishDuringABodyReadKeepsTheBody() async throws {
         let caches = Self.caches()
-        let key = ResponseCache.Key(applicationID: 1, attributesType: "Kept", version: 1, kind: .schema)
-        _ = try await caches.response(key) { () async throws(RegistryError) in
+        let key = Self.key("Kept")
+        try await Self.fill(caches, key) {
             caches.forget(CommittedChange(applicationID: 1, kind: .published, attributesType: "Kept", version: 2))
-            return Self.body
         }
         #expect(caches.responses.entry(key) != nil)
     }
@@ -61,11 +63,8 @@ import Testing
     /// A flush (changes may have been missed) guards every type.
     @Test func aFlushDuringAReadKeepsNothing() async throws {
         let caches = Self.caches()
-        let key = ResponseCache.Key(applicationID: 1, attributesType: "Flushed", version: 1, kind: .form)
-        _ = try await caches.response(key) { () async throws(RegistryError) in
-            caches.flush()
-            return Self.body
-        }
+        let key = Self.key("Flushed", kind: .form)
+        try await Self.fill(caches, key) { caches.flush() }
         #expect(caches.responses.entry(key) == nil)
     }
 
