@@ -50,15 +50,13 @@ final class Caches: Sendable {
     let diffs: DiffCache
     let entityTagSalt: String
     let propagationTimeout: Duration
-    /// Raised while the change follower is late; part of `cacheGuard`.
-    let fence: CacheFence
     /// Shared by `responses` and `latest`.
     private let cacheGuard: CacheGuard
+    /// Raised while the change follower is late (the guard's).
+    var fence: CacheFence { cacheGuard.fence }
 
     init(_ settings: CacheSettings, clock: @escaping @Sendable () -> Double) {
-        let fence = CacheFence()
-        self.fence = fence
-        let cacheGuard = CacheGuard(fence: fence)
+        let cacheGuard = CacheGuard()
         self.cacheGuard = cacheGuard
         propagationTimeout = .milliseconds(max(0, settings.propagationTimeoutMilliseconds))
         responses = ResponseCache(capacityBytes: settings.responseBytes, guardedBy: cacheGuard)
