@@ -7,6 +7,10 @@ import TestSupport
 /// Usage over HTTP against PostgreSQL: every route that answers about a version counts one
 /// read of it per successful answer, warm or cold, by the token that asked; the usage routes
 /// report them (this replica's counts flushed first); the counter's capacity bounds memory.
+///
+/// Tests that expect reads to be counted use a registry of their own: a usage request drains the
+/// counter, so another test's request on a shared registry could hold this test's counts in a
+/// flush that has not committed yet.
 @Suite struct UsageAPITests {
     static let schema = #"{"type":"object","properties":{"gate":{"type":"string"}},"attributes":{"properties":{"flight":{"type":"string"}}}}"#
 
@@ -47,7 +51,8 @@ import TestSupport
     }
 
     @Test func everyCountedRouteCountsEachSuccessfulAnswerColdAndWarm() throws {
-        let registry = try TestRegistry.shared()
+        let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
+        defer { registry.stop() }
         let tenant = try registry.makeTenant()
         var checked = 0
         for (index, counted) in Self.countedRoutes.enumerated() {
@@ -90,7 +95,8 @@ import TestSupport
     }
 
     @Test func readsAreAttributedToEachTokenByName() throws {
-        let registry = try TestRegistry.shared()
+        let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
+        defer { registry.stop() }
         let owner = try registry.makeTenant()
         let admin = AdminStore(pool: registry.pool)
         let journeys = try admin.tenant(like: owner, terms: TokenTerms(scope: .read, name: "journeys-prod"))
@@ -118,7 +124,8 @@ import TestSupport
     }
 
     @Test func theDeleteAnswerSummarisesWhoStillReadTheVersion() throws {
-        let registry = try TestRegistry.shared()
+        let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
+        defer { registry.stop() }
         let owner = try registry.makeTenant()
         let reader = try AdminStore(pool: registry.pool).tenant(like: owner, terms: TokenTerms(scope: .read, name: "widget"))
         #expect(try owner.publish("Doomed", Self.schema).status == 200)
