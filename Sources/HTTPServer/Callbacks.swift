@@ -57,8 +57,7 @@ enum Callbacks {
             guard let pending = state.pending, let response = pending.take() else { return .YES }
             state.pending = nil
             context.suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(pending)) }
-            return ResponseWriter.queue(
-                response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
+            return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
         }
         state.answered = true
         let connectionState = ConnectionState.of(connection)
@@ -78,7 +77,7 @@ enum Callbacks {
             context.suspended.withLock { $0[ObjectIdentifier(pending)] = pending }
             return .YES
         }
-        return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection, handlerThreads: context.handlerThreads)
+        return ResponseWriter.queue(response, on: connection, closeConnection: closeConnection)
     }
 
     /// Releases the per-request state; called for every request the access handler has seen,

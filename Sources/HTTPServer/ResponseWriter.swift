@@ -1,15 +1,13 @@
 import CMicroHTTPD
+import EventLoop
 
 /// Turns an `HTTPResponse` into an MHD response on the connection. MHD copies the header
 /// strings; the body is sent from its own storage, which the MHD response keeps alive
 /// (`SharedBody`), as it does a streamed remainder, and releases with it.
 enum ResponseWriter {
-    /// - Parameter handlerThreads: where a streamed body's later pieces are produced; a
-    ///   response with `rest` cannot be sent without them.
-    static func queue(
-        _ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool, handlerThreads: HandlerThreads? = nil
-    ) -> MHD_Result {
-        if let result = tryQueue(response, on: connection, closeConnection: closeConnection, handlerThreads: handlerThreads) {
+    /// Called on the connection's event loop, which produces a streamed body's later pieces.
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result {
+        if let result = tryQueue(response, on: connection, closeConnection: closeConnection) {
             return result
         }
         // The handler's answer was unusable (bad status or a header MHD refuses).
@@ -17,14 +15,12 @@ enum ResponseWriter {
     }
 
     /// nil when the response itself is invalid; otherwise MHD's verdict on queueing it.
-    private static func tryQueue(
-        _ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool, handlerThreads: HandlerThreads? = nil
-    ) -> MHD_Result? {
+    private static func tryQueue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result? {
         guard (200...599).contains(response.status) else { return nil }  // 1xx are not final answers
         let created: OpaquePointer?
         if let rest = response.rest {
-            guard let handlerThreads else { return nil }
-            let streamed = StreamedBody(first: response.body, rest: rest, connection: connection, handlerThreads: handlerThreads)
+            guard let loop = EventLoop.current else { return nil }
+            let streamed = StreamedBody(first: response.body, rest: rest, connection: connection, loop: loop)
             let owned = streamed.opaque
             created = MHD_create_response_from_callback(UInt64.max, 64 * 1024, StreamedBody.reader, owned, StreamedBody.release)
             if created == nil { StreamedBody.release(owned) }

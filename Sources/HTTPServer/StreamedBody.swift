@@ -1,10 +1,11 @@
 import CMicroHTTPD
+import EventLoop
 import Synchronization
 
 /// Feeds an `HTTPBodyStream` to libmicrohttpd's content-reader callback, which runs on the
-/// connection's event loop and must never block. While one piece is sent, a handler thread
-/// produces the next; when the client is faster than that, the reader suspends the connection
-/// and the handler thread resumes it once the piece is there.
+/// connection's event loop and must never block. While one piece is sent, a task on that loop
+/// produces the next (awaiting the database holds no thread); when the client is faster than
+/// that, the reader suspends the connection and the task resumes it once the piece is there.
 ///
 /// Memory per response is two pieces, whatever the body's size or the client's pace: MHD only
 /// calls the reader when its send buffer has room, so nothing is produced for a client that
@@ -23,15 +24,16 @@ final class StreamedBody: Sendable {
 
     private let state: Mutex<State>
     private let source: any HTTPBodyStream
-    private let handlerThreads: HandlerThreads
-    /// Touched only to suspend (from the reader, on the event loop) and resume (from the thread
+    /// The connection's loop: the producing task prefers it as its executor.
+    private let loop: EventLoop
+    /// Touched only to suspend (from the reader, on the event loop) and resume (from the task
     /// that stored the next piece, while the connection is suspended); MHD allows both.
     private let connection: SuspendedConnection.Handle
 
-    init(first: [UInt8], rest: any HTTPBodyStream, connection: OpaquePointer, handlerThreads: HandlerThreads) {
+    init(first: [UInt8], rest: any HTTPBodyStream, connection: OpaquePointer, loop: EventLoop) {
         state = Mutex(State(piece: first))
         source = rest
-        self.handlerThreads = handlerThreads
+        self.loop = loop
         self.connection = SuspendedConnection.Handle(connection)
     }
 
@@ -72,18 +74,19 @@ final class StreamedBody: Sendable {
         }
     }
 
-    /// Queues the next `next()` call on a handler thread; false once the server is stopping.
+    /// Starts the next `next()` call on the loop once this callback has returned (the reader
+    /// holds the state's lock); false once the loop has stopped.
     private func fetchAhead() -> Bool {
-        handlerThreads.submit { { [self] in fetchNext() } }
+        let loop = loop
+        return loop.execute { [self] in Task.immediate(executorPreference: loop) { await fetchNext() } }
     }
 
-    /// On a handler thread: the next non-empty piece, stored, then the connection resumed if
-    /// it waits for it.
-    private func fetchNext() {
+    /// The next non-empty piece, stored, then the connection resumed if it waits for it.
+    private func fetchNext() async {
         var piece: [UInt8]?
         var failed = false
         do {
-            repeat { piece = try source.next() } while piece?.isEmpty == true
+            repeat { piece = try await source.next() } while piece?.isEmpty == true
         } catch {
             failed = true
         }

@@ -4,11 +4,11 @@ import Registry
 /// the last request of a clean shutdown, and the counter's figures for metrics.
 extension RegistryAPI {
     /// Adds the reads counted since the last flush to the store in one statement; returns how
-    /// many (version, token, day) entries it wrote. Blocks. On failure the counts are kept for
-    /// the next flush.
+    /// many (version, token, day) entries it wrote. On failure the counts are kept for the
+    /// next flush.
     @discardableResult
-    public func flushUsage() throws(RegistryError) -> Int {
-        try usage.flush()
+    public func flushUsage() async throws(RegistryError) -> Int {
+        try await usage.flush()
     }
 
     /// Entries counted and not flushed yet, and reads not counted because the counter was

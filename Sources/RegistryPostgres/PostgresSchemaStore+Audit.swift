@@ -2,8 +2,8 @@ import Registry
 
 /// Reading the audit trail (writes go through `AuditLog` inside each change's transaction).
 extension PostgresSchemaStore {
-    public func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] {
-        try pool.run(Self.auditRead(query))
+    public func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
+        try await pool.value(of: Self.auditRead(query))
     }
 
     /// The events matching `query`, in its order; newest first is read per application only

@@ -7,26 +7,15 @@ import Registry
 /// more, so a reader following (xid, id) skips nothing. A statement never reads an older
 /// horizon than one that finished before it, so an event once handed out as final stays so.
 ///
-/// Both reads are one statement each: blocking on a pooled session, or without a thread
-/// waiting on the caller's event loop (`NonBlockingFeed`), with the same SQL and decoding.
+/// Both reads are one statement each, awaited without a thread waiting on the caller's event
+/// loop (`ConnectionPool.value(of:)`).
 extension PostgresSchemaStore {
-    public func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
-        try pool.run(Self.changesRead(application: application, after: cursor, limit: limit))
+    public func changes(application: Application, after cursor: ChangeCursor, limit: Int) async throws -> ChangePage {
+        try await pool.value(of: Self.changesRead(application: application, after: cursor, limit: limit))
     }
 
-    public func currentChangeCursor() throws -> ChangeCursor {
-        try pool.run(Self.horizonRead())
-    }
-
-    public func changes(
-        application: Application, after cursor: ChangeCursor, limit: Int,
-        then done: @escaping @Sendable (Result<ChangePage, any Error>) -> Void
-    ) {
-        pool.run(Self.changesRead(application: application, after: cursor, limit: limit), then: done)
-    }
-
-    public func currentChangeCursor(then done: @escaping @Sendable (Result<ChangeCursor, any Error>) -> Void) {
-        pool.run(Self.horizonRead(), then: done)
+    public func currentChangeCursor() async throws -> ChangeCursor {
+        try await pool.value(of: Self.horizonRead())
     }
 
     /// One more row than `limit` is read, to tell a full page; rows at or past the horizon only

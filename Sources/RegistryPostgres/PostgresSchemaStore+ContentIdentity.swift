@@ -3,10 +3,10 @@ import Registry
 /// Lookup by content and publish-if-changed. Content identity is `CanonicalJSON.contentHash`,
 /// stored as `content_sha256` (migration 0007) and indexed per type among live versions.
 extension PostgresSchemaStore {
-    public func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws
+    public func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) async throws
         -> SchemaVersion?
     {
-        try pool.run(Self.newestIdenticalRead(application: application, attributesType: attributesType, contentHash: contentHash))
+        try await pool.value(of: Self.newestIdenticalRead(application: application, attributesType: attributesType, contentHash: contentHash))
     }
 
     /// The newest live version of the type whose `content_sha256` is `contentHash` and that is

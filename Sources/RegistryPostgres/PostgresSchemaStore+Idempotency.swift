@@ -1,8 +1,8 @@
 import Registry
 
 extension PostgresSchemaStore {
-    public func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) throws -> StoredResponse? {
-        try pool.run(Self.storedResponseRead(accountID: accountID, applicationID: applicationID, key: idempotencyKey))
+    public func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) async throws -> StoredResponse? {
+        try await pool.value(of: Self.storedResponseRead(accountID: accountID, applicationID: applicationID, key: idempotencyKey))
     }
 
     /// The response recorded under a key of an account's application, if any.

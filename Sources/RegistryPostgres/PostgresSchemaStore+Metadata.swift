@@ -4,20 +4,20 @@ import Registry
 /// notes; the warnings and field paths its publish stored. Each change is one statement with its
 /// `metadata_change` audit event; the feed event comes from a trigger in the same transaction.
 extension PostgresSchemaStore {
-    public func typeMetadata(application: Application, attributesType: String) throws -> TypeMetadata? {
-        try pool.run(Self.typeMetadataRead(application: application, attributesType: attributesType))
+    public func typeMetadata(application: Application, attributesType: String) async throws -> TypeMetadata? {
+        try await pool.value(of: Self.typeMetadataRead(application: application, attributesType: attributesType))
     }
 
     public func setTypeMetadata(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor)
-        throws -> TypeMetadata?
+        async throws -> TypeMetadata?
     {
-        try pool.run(Self.typeMetadataWrite(application: application, attributesType: attributesType, to: metadata, by: actor))
+        try await pool.value(of: Self.typeMetadataWrite(application: application, attributesType: attributesType, to: metadata, by: actor))
     }
 
     public func setVersionMetadata(
         application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor
-    ) throws -> SchemaVersion? {
-        try pool.run(Self.versionMetadataWrite(application: application, attributesType: attributesType, version: version, to: metadata, by: actor))
+    ) async throws -> SchemaVersion? {
+        try await pool.value(of: Self.versionMetadataWrite(application: application, attributesType: attributesType, version: version, to: metadata, by: actor))
     }
 
     /// A live type's metadata (empty when never set); nil when the type has no live version.

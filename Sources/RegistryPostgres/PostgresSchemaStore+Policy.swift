@@ -4,8 +4,8 @@ import Registry
 /// overrides it. Publishes read them in their own statement (see `effectivePolicy`), never
 /// from a cache, so a change binds the next publish on every replica.
 extension PostgresSchemaStore {
-    public func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy {
-        try pool.run(Self.policyRead(application: application, attributesType: attributesType))
+    public func compatibilityPolicy(application: Application, attributesType: String?) async throws -> EffectivePolicy {
+        try await pool.value(of: Self.policyRead(application: application, attributesType: attributesType))
     }
 
     /// The policy in force for a type (nil: the application's default) and where it was set.
@@ -19,12 +19,12 @@ extension PostgresSchemaStore {
 
     public func setCompatibilityPolicy(
         application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor
-    ) throws -> EffectivePolicy {
-        try pool.run(Self.policySetting(application: application, attributesType: attributesType, to: policy, by: actor))
+    ) async throws -> EffectivePolicy {
+        try await pool.value(of: Self.policySetting(application: application, attributesType: attributesType, to: policy, by: actor))
     }
 
-    public func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws -> Bool {
-        try pool.run(Self.policyRemoval(application: application, attributesType: attributesType, by: actor))
+    public func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) async throws -> Bool {
+        try await pool.value(of: Self.policyRemoval(application: application, attributesType: attributesType, by: actor))
     }
 
     /// Sets the policy and records its `policy_change` event (the policy in its details) in one

@@ -6,8 +6,8 @@ import Registry
 /// commit (`replicaPositions`), to wait until the live replicas have applied it.
 extension PostgresSchemaStore {
     /// One statement: the target is taken by its first read (nil), and given back to the next.
-    public func replicaPositions(after target: String?, then done: @escaping @Sendable (Result<ReplicaPositions, any Error>) -> Void) {
-        pool.run(Self.positionsRead(after: target), then: done)
+    public func replicaPositions(after target: String?) async throws -> ReplicaPositions {
+        try await pool.value(of: Self.positionsRead(after: target))
     }
 
     /// Forgets replicas not seen for `seconds` (restarted or removed ones), in one statement:

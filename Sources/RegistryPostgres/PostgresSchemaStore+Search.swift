@@ -3,8 +3,8 @@ import Registry
 /// Search across an application: one statement whose branches are index probes, one per term
 /// (trigram indexes for substrings, jsonb containment for labels), grouped by type.
 extension PostgresSchemaStore {
-    public func search(application: Application, query: SearchQuery, after: String?, limit: Int) throws -> [SearchResult] {
-        try pool.run(Self.searchRead(application: application, query: query, after: after, limit: limit))
+    public func search(application: Application, query: SearchQuery, after: String?, limit: Int) async throws -> [SearchResult] {
+        try await pool.value(of: Self.searchRead(application: application, query: query, after: after, limit: limit))
     }
 
     /// A standby may answer it (`StandbyReads`), except no match, which the primary confirms.

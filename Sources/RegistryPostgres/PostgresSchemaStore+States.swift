@@ -6,20 +6,20 @@ import Registry
 extension PostgresSchemaStore {
     public func changeState(
         application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor
-    ) throws -> SchemaVersion? {
-        try pool.run(Self.stateChange(application: application, attributesType: attributesType, version: version, to: change, by: actor))
+    ) async throws -> SchemaVersion? {
+        try await pool.value(of: Self.stateChange(application: application, attributesType: attributesType, version: version, to: change, by: actor))
     }
 
-    public func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
-        try pool.run(Self.pinning(application: application, attributesType: attributesType, version: version, by: actor))
+    public func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
+        try await pool.value(of: Self.pinning(application: application, attributesType: attributesType, version: version, by: actor))
     }
 
-    public func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) throws -> Int32? {
-        try pool.run(Self.unpinning(application: application, attributesType: attributesType, by: actor))
+    public func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) async throws -> Int32? {
+        try await pool.value(of: Self.unpinning(application: application, attributesType: attributesType, by: actor))
     }
 
-    public func latestCandidates(application: Application, attributesType: String) throws -> LatestCandidates {
-        try pool.run(Self.latestCandidatesRead(application: application, attributesType: attributesType))
+    public func latestCandidates(application: Application, attributesType: String) async throws -> LatestCandidates {
+        try await pool.value(of: Self.latestCandidatesRead(application: application, attributesType: attributesType))
     }
 
     /// Who a state or pin names as having made it: the token's name (or `token <id>`), else `cli`.

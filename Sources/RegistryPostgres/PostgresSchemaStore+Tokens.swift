@@ -2,8 +2,8 @@ import Registry
 
 /// Token lookup: what a presented token may do.
 extension PostgresSchemaStore {
-    public func token(forTokenHash hash: [UInt8]) throws -> TokenGrant? {
-        try pool.run(Self.tokenRead(hash: hash))
+    public func token(forTokenHash hash: [UInt8]) async throws -> TokenGrant? {
+        try await pool.value(of: Self.tokenRead(hash: hash))
     }
 
     /// What the token with this hash may do, nil when it is unknown, revoked or expired.

@@ -4,8 +4,8 @@ import Registry
 /// published) in name order, so a page costs a range scan of its primary key plus two index
 /// descents per type, whatever the number of types.
 extension PostgresSchemaStore {
-    public func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary] {
-        try pool.run(Self.typesRead(application: application, filter: filter, limit: limit))
+    public func types(application: Application, filter: TypeFilter, limit: Int?) async throws -> [TypeSummary] {
+        try await pool.value(of: Self.typesRead(application: application, filter: filter, limit: limit))
     }
 
     /// One page of the index: types after `filter.after` with `filter.prefix`, at most `limit`

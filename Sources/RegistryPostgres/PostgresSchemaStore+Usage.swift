@@ -7,25 +7,13 @@ extension PostgresSchemaStore {
     /// may hold any character, which JSON escapes exactly), rows are written in key order so
     /// replicas flushing the same keys lock them in one order, and an existing row gets the
     /// reads added and the later last read.
-    public func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) throws {
+    public func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) async throws {
         guard !counts.isEmpty else { return }
-        try pool.run(Self.addReadsWrite(counts))
+        try await pool.value(of: Self.addReadsWrite(counts))
     }
 
-    public func addReads(_ counts: [(key: UsageKey, tally: UsageTally)], then done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        guard !counts.isEmpty else { return done(.success(())) }
-        pool.run(Self.addReadsWrite(counts), then: done)
-    }
-
-    public func usage(application: Application, attributesType: String, version: Int32?, days: Int?) throws -> UsageReport {
-        try pool.run(Self.usageRead(application: application, attributesType: attributesType, version: version, days: days))
-    }
-
-    public func usage(
-        application: Application, attributesType: String, version: Int32?, days: Int?,
-        then done: @escaping @Sendable (Result<UsageReport, any Error>) -> Void
-    ) {
-        pool.run(Self.usageRead(application: application, attributesType: attributesType, version: version, days: days), then: done)
+    public func usage(application: Application, attributesType: String, version: Int32?, days: Int?) async throws -> UsageReport {
+        try await pool.value(of: Self.usageRead(application: application, attributesType: attributesType, version: version, days: days))
     }
 
     static func addReadsWrite(_ counts: [(key: UsageKey, tally: UsageTally)]) -> StoreStatement<Void> {

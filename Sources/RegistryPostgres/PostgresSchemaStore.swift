@@ -16,8 +16,8 @@ public struct PostgresSchemaStore: SchemaStore {
         self.webhookSecretKey = webhookSecretKey
     }
 
-    public func application(code: String) throws -> Application? {
-        try pool.run(Self.applicationRead(code: code))
+    public func application(code: String) async throws -> Application? {
+        try await pool.value(of: Self.applicationRead(code: code))
     }
 
     /// The application with this code, if any.
@@ -27,8 +27,8 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    public func applications(accountID: Int64) throws -> [Application] {
-        try pool.run(Self.applicationsRead(accountID: accountID))
+    public func applications(accountID: Int64) async throws -> [Application] {
+        try await pool.value(of: Self.applicationsRead(accountID: accountID))
     }
 
     /// The applications of an account, ordered by code.
@@ -75,8 +75,8 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    public func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {
-        try pool.run(Self.schemaRead(application: application, attributesType: attributesType, version: version))
+    public func schema(application: Application, attributesType: String, version: Int32) async throws -> SchemaVersion? {
+        try await pool.value(of: Self.schemaRead(application: application, attributesType: attributesType, version: version))
     }
 
     /// One live version in whatever state, nil when it does not exist or was deleted. A standby
@@ -94,8 +94,8 @@ public struct PostgresSchemaStore: SchemaStore {
 
     public func list(
         application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool
-    ) throws -> [SchemaVersion] {
-        try pool.run(
+    ) async throws -> [SchemaVersion] {
+        try await pool.value(of: 
             Self.listRead(
                 application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: includingDisabled))
     }
@@ -137,8 +137,8 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    public func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
-        try pool.run(Self.deletion(application: application, attributesType: attributesType, version: version, by: actor))
+    public func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
+        try await pool.value(of: Self.deletion(application: application, attributesType: attributesType, version: version, by: actor))
     }
 
     /// Deletes the version and records its `delete` event in one statement; no row (and no

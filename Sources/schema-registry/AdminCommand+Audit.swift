@@ -8,12 +8,12 @@ extension AdminCommand {
     /// Events read per query, so a long trail streams in bounded memory.
     static let auditBatch = 1000
 
-    static func printAudit(_ arguments: Arguments, store: PostgresSchemaStore) throws {
+    static func printAudit(_ arguments: Arguments, store: PostgresSchemaStore) async throws {
         var query = AuditQuery(
             order: .oldestFirst, accountID: try arguments.integerOption("account"),
             since: try arguments.option("since").map { text throws(UsageError) in try since(text) }, limit: auditBatch)
         while true {
-            let events = try store.auditEvents(query)
+            let events = try await store.auditEvents(query)
             for event in events { print(JSONWriter.string(event.jsonValue)) }
             guard events.count == auditBatch, let last = events.last else { return }
             query.cursor = last.id

@@ -5,7 +5,7 @@ import RegistryPostgres
 /// (or one version), how often and when last, as the usage routes answer it, for `jq`. Reads
 /// what the replicas have flushed (every REGISTRY_USAGE_FLUSH_MS).
 extension AdminCommand {
-    static func printUsage(_ arguments: Arguments, store: PostgresSchemaStore) throws {
+    static func printUsage(_ arguments: Arguments, store: PostgresSchemaStore) async throws {
         let code = try arguments.requiredOption("application")
         let attributesType = arguments.positional[0]
         do { try AttributesTypeName.validate(attributesType) } catch { throw UsageError("TYPE: \(error.message)") }
@@ -19,8 +19,8 @@ extension AdminCommand {
             }
             return Int(value)
         }
-        guard let application = try store.application(code: code) else { Console.fail("no application \(code)", status: 1) }
-        let report = try store.usage(application: application, attributesType: attributesType, version: version, days: days ?? 30)
+        guard let application = try await store.application(code: code) else { Console.fail("no application \(code)", status: 1) }
+        let report = try await store.usage(application: application, attributesType: attributesType, version: version, days: days ?? 30)
         print(JSONWriter.string(["usage": report.jsonValue(perVersion: version == nil)]))
     }
 }

@@ -24,7 +24,7 @@ enum AdminCommand {
         "seal-webhook-secrets": CommandSyntax(command: "admin seal-webhook-secrets"),
     ]
 
-    static func run(_ words: [String], environment: [String: String]) throws {
+    static func run(_ words: [String], environment: [String: String]) async throws {
         guard let action = words.first else { throw UsageError("admin needs an action") }
         guard let syntax = actions[action] else { throw UsageError("unknown admin action '\(action)'") }
         let arguments = try syntax.parse(words.dropFirst())
@@ -43,9 +43,9 @@ enum AdminCommand {
         case "set-token-expiry":
             try setTokenExpiry(arguments, admin: admin)
         case "audit":
-            try printAudit(arguments, store: PostgresSchemaStore(pool: pool))
+            try await printAudit(arguments, store: PostgresSchemaStore(pool: pool))
         case "usage":
-            try printUsage(arguments, store: PostgresSchemaStore(pool: pool))
+            try await printUsage(arguments, store: PostgresSchemaStore(pool: pool))
         case "revoke-token":
             guard let id = Int64(arguments.positional[0]) else { throw UsageError("TOKEN_ID must be an integer") }
             guard try admin.revokeToken(id: id) else { Console.fail("no live token with id \(id)", status: 1) }

@@ -14,7 +14,7 @@ do {
     case "migrate":
         _ = try CommandSyntax(command: "migrate").parse(rest)
         try MigrateCommand.run(environment: environment)
-    case "admin": try AdminCommand.run(Array(rest), environment: environment)
+    case "admin": try await AdminCommand.run(Array(rest), environment: environment)
     case "schema-from-swift": try SchemaFromSwiftCommand.run(try SchemaFromSwiftCommand.syntax.parse(rest))
     case "publish": try PublishCommand.run(try PublishCommand.syntax.parse(rest), environment: environment)
     case "check-values": try CheckValuesCommand.run(try CheckValuesCommand.syntax.parse(rest), environment: environment)

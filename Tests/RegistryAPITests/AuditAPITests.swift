@@ -13,8 +13,8 @@ import TestSupport
     static let withoutGate = PublishCompatibilityAPITests.withoutGate
 
     /// Every event of the tenant's account, oldest first, read with the store's own query.
-    static func events(_ registry: TestRegistry, _ tenant: Tenant) throws -> [AuditEvent] {
-        try PostgresSchemaStore(pool: registry.pool).auditEvents(AuditQuery(order: .oldestFirst, accountID: tenant.accountID, limit: 1000))
+    static func events(_ registry: TestRegistry, _ tenant: Tenant) async throws -> [AuditEvent] {
+        try await PostgresSchemaStore(pool: registry.pool).auditEvents(AuditQuery(order: .oldestFirst, accountID: tenant.accountID, limit: 1000))
     }
 
     static func publishBody(_ tenant: Tenant, _ type: String, _ schema: String, version: Int? = nil, requireCompatible: Bool = false)
@@ -26,17 +26,17 @@ import TestSupport
         return JSONWriter.string(.object(body))
     }
 
-    @Test func everyChangeWritesExactlyOneEventWithWhoWhatAndTheRequestID() throws {
+    @Test func everyChangeWritesExactlyOneEventWithWhoWhatAndTheRequestID() async throws {
         let registry = try TestRegistry.shared()
         let owner = try registry.makeTenant()
         let publisher = try AdminStore(pool: registry.pool).tenant(like: owner, terms: TokenTerms(scope: .admin, name: "ci pipeline"))
-        let baseline = try Self.events(registry, owner).count  // the account's application and tokens
+        let baseline = try await Self.events(registry, owner).count  // the account's application and tokens
 
         let first = try publisher.request(
             "POST", "/api/live_activity_schemas", body: Self.publishBody(owner, "Audited", Self.flight),
             headers: [("X-Request-Id", "req-audit-1")])
         #expect(first.status == 200, "\(first.bodyText)")
-        var events = try Self.events(registry, owner)
+        var events = try await Self.events(registry, owner)
         #expect(events.count == baseline + 1)
         let published = try #require(events.last)
         #expect(published.action == .publish && published.applicationCode == owner.code)
@@ -53,11 +53,11 @@ import TestSupport
         #expect(try unnamed.json()["schema"]?["created_by"] == .string("token \(owner.tokenID)"))
         // Without an X-Request-Id from the caller, the event has the id the response carries.
         let generated = try #require(unnamed.header("X-Request-Id"))
-        #expect(try Self.events(registry, owner).last?.requestID == generated)
+        await #expect(try Self.events(registry, owner).last?.requestID == generated)
 
         // Accepted under warn: the problems are in the event.
         #expect(try publisher.publish("Audited", Self.withoutGate).status == 200)
-        events = try Self.events(registry, owner)
+        events = try await Self.events(registry, owner)
         #expect(events.count == baseline + 3)
         let accepted = try #require(events.last?.details["compatibility"])
         #expect(accepted["compatible"] == false)
@@ -68,24 +68,24 @@ import TestSupport
         for _ in 0..<2 {
             #expect(try publisher.request("POST", "/api/live_activity_schemas", body: keyed, headers: [("Idempotency-Key", "audit-key")]).status == 200)
         }
-        #expect(try Self.events(registry, owner).count == baseline + 4)
+        await #expect(try Self.events(registry, owner).count == baseline + 4)
 
         let deleted = try publisher.request(
             "DELETE", "/api/live_activity_schemas/Audited/1?application=\(owner.code)", headers: [("X-Request-Id", "req-audit-del")])
         #expect(deleted.status == 200)
-        events = try Self.events(registry, owner)
+        events = try await Self.events(registry, owner)
         #expect(events.count == baseline + 5)
         let deletion = try #require(events.last)
         #expect(deletion.action == .delete && deletion.version == 1 && deletion.attributesType == "Audited")
         #expect(deletion.requestID == "req-audit-del" && deletion.tokenName == "ci pipeline")
     }
 
-    @Test func aChangeThatFailsWritesNoEvent() throws {
+    @Test func aChangeThatFailsWritesNoEvent() async throws {
         let registry = try TestRegistry.shared()
         let owner = try registry.makeTenant()
         let reader = try AdminStore(pool: registry.pool).tenant(like: owner, terms: TokenTerms(scope: .read))
         #expect(try owner.publish("Failing", Self.flight, version: 1).status == 200)
-        let baseline = try Self.events(registry, owner).count
+        let baseline = try await Self.events(registry, owner).count
 
         let failures: [(String, RawHTTPResponse)] = [
             ("409 existing version", try owner.publish("Failing", Self.flight, version: 1)),
@@ -99,16 +99,16 @@ import TestSupport
         for (what, response) in failures {
             #expect(response.status >= 400, "\(what): \(response.bodyText)")
         }
-        #expect(try Self.events(registry, owner).count == baseline, "no event for a failed change")
+        await #expect(try Self.events(registry, owner).count == baseline, "no event for a failed change")
         #expect(try owner.list(query: "&attributesType=Failing").count == 1)
     }
 
-    @Test func aConnectionKilledMidPublishWritesNeitherVersionNorEvent() throws {
+    @Test func aConnectionKilledMidPublishWritesNeitherVersionNorEvent() async throws {
         let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
         defer { registry.stop() }
         let owner = try registry.makeTenant()
         #expect(try owner.publish("Killed", Self.flight).status == 200)
-        let baseline = try Self.events(registry, owner).count
+        let baseline = try await Self.events(registry, owner).count
 
         // Hold the type's version counter so the publish stops inside its transaction.
         let held = try HeldCounter(databaseURL: registry.databaseURL, attributesType: "Killed")
@@ -126,7 +126,7 @@ import TestSupport
         let response = try #require(outcome.withLock { $0 })
         #expect(response.status == 503 || response.status == 500, "\(response.bodyText)")
         #expect(try owner.list(query: "&attributesType=Killed").count == 1, "no version written")
-        #expect(try Self.events(registry, owner).count == baseline, "no event written")
+        await #expect(try Self.events(registry, owner).count == baseline, "no event written")
     }
 
     @Test func auditEventsPageNewestFirstAndFilterByTypeActionAndTime() throws {

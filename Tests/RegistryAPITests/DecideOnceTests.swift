@@ -71,92 +71,92 @@ private final class CountingStore: SchemaStore {
 
     private func count(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
 
-    func token(forTokenHash hash: [UInt8]) throws -> TokenGrant? {
+    func token(forTokenHash hash: [UInt8]) async throws -> TokenGrant? {
         count("token")
-        return try store.token(forTokenHash: hash)
+        return try await store.token(forTokenHash: hash)
     }
-    func application(code: String) throws -> Application? {
+    func application(code: String) async throws -> Application? {
         count("application")
-        return try store.application(code: code)
+        return try await store.application(code: code)
     }
-    func schema(application: Application, attributesType: String, version: Int32) throws -> SchemaVersion? {
+    func schema(application: Application, attributesType: String, version: Int32) async throws -> SchemaVersion? {
         count("schema")
-        return try store.schema(application: application, attributesType: attributesType, version: version)
+        return try await store.schema(application: application, attributesType: attributesType, version: version)
     }
-    func applications(accountID: Int64) throws -> [Application] { try store.applications(accountID: accountID) }
+    func applications(accountID: Int64) async throws -> [Application] { try await store.applications(accountID: accountID) }
     func transaction<T>(_ body: (any PublishTransaction) throws -> T) throws -> T { try store.transaction(body) }
-    func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) throws -> StoredResponse? {
-        try store.storedResponse(accountID: accountID, applicationID: applicationID, idempotencyKey: idempotencyKey)
+    func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) async throws -> StoredResponse? {
+        try await store.storedResponse(accountID: accountID, applicationID: applicationID, idempotencyKey: idempotencyKey)
     }
-    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool) throws
+    func list(application: Application, attributesType: String?, after cursor: ListCursor?, limit: Int?, includingDisabled: Bool) async throws
         -> [SchemaVersion]
     {
-        try store.list(application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: includingDisabled)
+        try await store.list(application: application, attributesType: attributesType, after: cursor, limit: limit, includingDisabled: includingDisabled)
     }
     func changeState(application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor)
-        throws -> SchemaVersion?
+        async throws -> SchemaVersion?
     {
-        try store.changeState(application: application, attributesType: attributesType, version: version, to: change, by: actor)
+        try await store.changeState(application: application, attributesType: attributesType, version: version, to: change, by: actor)
     }
-    func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
-        try store.pinLatest(application: application, attributesType: attributesType, version: version, by: actor)
+    func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
+        try await store.pinLatest(application: application, attributesType: attributesType, version: version, by: actor)
     }
-    func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) throws -> Int32? {
-        try store.unpinLatest(application: application, attributesType: attributesType, by: actor)
+    func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) async throws -> Int32? {
+        try await store.unpinLatest(application: application, attributesType: attributesType, by: actor)
     }
-    func latestCandidates(application: Application, attributesType: String) throws -> LatestCandidates {
-        try store.latestCandidates(application: application, attributesType: attributesType)
+    func latestCandidates(application: Application, attributesType: String) async throws -> LatestCandidates {
+        try await store.latestCandidates(application: application, attributesType: attributesType)
     }
     func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
         throws -> ComparisonBasis
     {
         try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison)
     }
-    func compatibilityPolicy(application: Application, attributesType: String?) throws -> EffectivePolicy {
-        try store.compatibilityPolicy(application: application, attributesType: attributesType)
+    func compatibilityPolicy(application: Application, attributesType: String?) async throws -> EffectivePolicy {
+        try await store.compatibilityPolicy(application: application, attributesType: attributesType)
     }
     func setCompatibilityPolicy(application: Application, attributesType: String?, to policy: CompatibilityPolicy, by actor: AuditActor)
-        throws -> EffectivePolicy
+        async throws -> EffectivePolicy
     {
-        try store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: actor)
+        try await store.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: actor)
     }
-    func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) throws -> Bool {
-        try store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor)
+    func removeCompatibilityPolicy(application: Application, attributesType: String?, by actor: AuditActor) async throws -> Bool {
+        try await store.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: actor)
     }
-    func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) throws -> Bool {
-        try store.delete(application: application, attributesType: attributesType, version: version, by: actor)
+    func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
+        try await store.delete(application: application, attributesType: attributesType, version: version, by: actor)
     }
-    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] { try store.auditEvents(query) }
-    func types(application: Application, filter: TypeFilter, limit: Int?) throws -> [TypeSummary] {
-        try store.types(application: application, filter: filter, limit: limit)
+    func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent] { try await store.auditEvents(query) }
+    func types(application: Application, filter: TypeFilter, limit: Int?) async throws -> [TypeSummary] {
+        try await store.types(application: application, filter: filter, limit: limit)
     }
-    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) throws -> SchemaVersion? {
-        try store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash)
+    func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) async throws -> SchemaVersion? {
+        try await store.newestIdentical(application: application, attributesType: attributesType, contentHash: contentHash)
     }
-    func changes(application: Application, after cursor: ChangeCursor, limit: Int) throws -> ChangePage {
-        try store.changes(application: application, after: cursor, limit: limit)
+    func changes(application: Application, after cursor: ChangeCursor, limit: Int) async throws -> ChangePage {
+        try await store.changes(application: application, after: cursor, limit: limit)
     }
-    func currentChangeCursor() throws -> ChangeCursor { try store.currentChangeCursor() }
-    func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) throws { try store.addReads(counts) }
-    func usage(application: Application, attributesType: String, version: Int32?, days: Int?) throws -> UsageReport {
-        try store.usage(application: application, attributesType: attributesType, version: version, days: days)
+    func currentChangeCursor() async throws -> ChangeCursor { try await store.currentChangeCursor() }
+    func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) async throws { try await store.addReads(counts) }
+    func usage(application: Application, attributesType: String, version: Int32?, days: Int?) async throws -> UsageReport {
+        try await store.usage(application: application, attributesType: attributesType, version: version, days: days)
     }
     func pruneUsage(olderThanDays days: Int, batchSize: Int) throws -> Int { try store.pruneUsage(olderThanDays: days, batchSize: batchSize) }
-    func typeMetadata(application: Application, attributesType: String) throws -> TypeMetadata? {
-        try store.typeMetadata(application: application, attributesType: attributesType)
+    func typeMetadata(application: Application, attributesType: String) async throws -> TypeMetadata? {
+        try await store.typeMetadata(application: application, attributesType: attributesType)
     }
-    func setTypeMetadata(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor) throws
+    func setTypeMetadata(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor) async throws
         -> TypeMetadata?
     {
-        try store.setTypeMetadata(application: application, attributesType: attributesType, to: metadata, by: actor)
+        try await store.setTypeMetadata(application: application, attributesType: attributesType, to: metadata, by: actor)
     }
     func setVersionMetadata(
         application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor
-    ) throws -> SchemaVersion? {
-        try store.setVersionMetadata(application: application, attributesType: attributesType, version: version, to: metadata, by: actor)
+    ) async throws -> SchemaVersion? {
+        try await store.setVersionMetadata(application: application, attributesType: attributesType, version: version, to: metadata, by: actor)
     }
-    func search(application: Application, query: SearchQuery, after: String?, limit: Int) throws -> [SearchResult] {
-        try store.search(application: application, query: query, after: after, limit: limit)
+    func search(application: Application, query: SearchQuery, after: String?, limit: Int) async throws -> [SearchResult] {
+        try await store.search(application: application, query: query, after: after, limit: limit)
     }
     func webhooks(application: Application) throws -> [WebhookSubscription] { try store.webhooks(application: application) }
     func webhook(application: Application, id: Int64) throws -> WebhookSubscription? { try store.webhook(application: application, id: id) }

@@ -29,7 +29,7 @@ import TestSupport
         }, until: { $0.count >= count })
     }
 
-    @Test func typeMetadataIsReplacedWholeAuditedAndInTheFeed() throws {
+    @Test func typeMetadataIsReplacedWholeAuditedAndInTheFeed() async throws {
         let registry = try TestRegistry.shared()
         let owner = try registry.makeTenant()
         #expect(try owner.publish("Described", Self.flight).status == 200)
@@ -38,7 +38,7 @@ import TestSupport
         #expect(empty.status == 200, "\(empty.bodyText)")
         #expect(try empty.json()["metadata"]?["description"] == "" && empty.json()["metadata"]?["labels"] == [:])
 
-        let before = try AuditAPITests.events(registry, owner).count
+        let before = try await AuditAPITests.events(registry, owner).count
         let feedBefore = try Self.feed(owner, atLeast: 1).count
         let body: JSONValue = [
             "description": "Flight status\non the lock screen", "owner": "team-checkout@example.com",
@@ -51,7 +51,7 @@ import TestSupport
         #expect(stored["links"]?.arrayValue?.first?["url"] == "https://example.com/flights" && stored["updated"] != nil)
         #expect(try owner.request("GET", "/api/live_activity_types/Described/metadata?application=\(owner.code)").json()["metadata"] == stored)
 
-        let events = try AuditAPITests.events(registry, owner)
+        let events = try await AuditAPITests.events(registry, owner)
         #expect(events.count == before + 1)
         let event = try #require(events.last)
         #expect(event.action == .metadataChange && event.attributesType == "Described" && event.version == nil)
@@ -70,11 +70,11 @@ import TestSupport
         #expect(try replaced.json()["metadata"]?["description"] == "" && replaced.json()["metadata"]?["labels"] == [:])
 
         // No live version: 404, and nothing recorded.
-        let count = try AuditAPITests.events(registry, owner).count
+        let count = try await AuditAPITests.events(registry, owner).count
         try expectError(try Self.put(owner, "Unknown", ["owner": "x"]), status: 404, code: 5, mentioning: "has no live version")
         try expectError(
             try owner.request("GET", "/api/live_activity_types/Unknown/metadata?application=\(owner.code)"), status: 404, code: 5)
-        #expect(try AuditAPITests.events(registry, owner).count == count)
+        await #expect(try AuditAPITests.events(registry, owner).count == count)
     }
 
     /// Each limit, one past it: a 400 naming the field; at the limit, accepted.
@@ -120,7 +120,7 @@ import TestSupport
         #expect(refused.count == 13)
     }
 
-    @Test func versionMetadataIsShownEverywhereAuditedFedAndChangesTheTag() throws {
+    @Test func versionMetadataIsShownEverywhereAuditedFedAndChangesTheTag() async throws {
         let registry = try TestRegistry.shared()
         let owner = try registry.makeTenant()
         #expect(try owner.publish("Released", Self.flight).status == 200)
@@ -129,7 +129,7 @@ import TestSupport
         let tag = try #require(first.header("ETag"))
         #expect(try first.json()["schema"]?["labels"] == nil)
 
-        let before = try AuditAPITests.events(registry, owner).count
+        let before = try await AuditAPITests.events(registry, owner).count
         let set = try Self.putVersion(owner, "Released", 1, ["labels": ["app_version": "2.3.1"], "release_notes": "Gate banner"])
         #expect(set.status == 200, "\(set.bodyText)")
         #expect(try set.json()["schema"]?["labels"] == ["app_version": "2.3.1"])
@@ -143,7 +143,7 @@ import TestSupport
         #expect(try latest.json()["schema"]?["labels"]?["app_version"] == "2.3.1")
         #expect(try owner.list(query: "&attributesType=Released").first?["release_notes"] == "Gate banner")
 
-        let event = try #require(try AuditAPITests.events(registry, owner).dropFirst(before).first)
+        let event = try await #require(try AuditAPITests.events(registry, owner).dropFirst(before).first)
         #expect(event.action == .metadataChange && event.version == 1 && event.details["labels"]?["app_version"] == "2.3.1")
         let feed = try Self.feed(owner, atLeast: 2)
         #expect(feed.last?["kind"] == "metadata_changed" && feed.last?["version"] == 1)

@@ -110,8 +110,8 @@ import TestSupport
 
     /// Events written before the bound (2 MB of details each) and events of 300 KB: a page
     /// ends when its details pass 1 MiB, with a token, and the tokens reach every event once.
-    @Test func anAuditPageIsBoundedInBytesAndPagesReachEveryEvent() throws {
-        let application = try #require(try PostgresSchemaStore(pool: registry.pool).application(code: tenant.code))
+    @Test func anAuditPageIsBoundedInBytesAndPagesReachEveryEvent() async throws {
+        let application = try #require(try await PostgresSchemaStore(pool: registry.pool).application(code: tenant.code))
         let insert = { (bytes: Int, count: Int) throws in
             _ = try registry.pool.withConnection { connection in
                 try connection.simpleQuery("""

@@ -153,34 +153,34 @@ import TestSupport
         try expectError(try tenant.request("GET", "/api/live_activity_schemas/T/0/usage?application=\(tenant.code)"), status: 400, code: 3)
     }
 
-    @Test func pruningDeletesOnlyDaysPastTheRetentionAndAFlushAddsToExistingRows() throws {
+    @Test func pruningDeletesOnlyDaysPastTheRetentionAndAFlushAddsToExistingRows() async throws {
         let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
         defer { registry.stop() }
         let tenant = try registry.makeTenant()
         let store = PostgresSchemaStore(pool: registry.pool)
-        let application = try #require(try store.application(code: tenant.code))
+        let application = try #require(try await store.application(code: tenant.code))
         let today = UsageKey.day(ofUnixSeconds: WallClock.now())
         let key = { (day: Int32) in
             UsageKey(applicationID: application.id, attributesType: "Old\u{E9}", version: 1, tokenID: tenant.tokenID, day: day)
         }
-        try store.addReads([(key(today - 100), UsageTally(reads: 5, lastRead: 1)), (key(today - 89), UsageTally(reads: 2, lastRead: 2))])
-        try store.addReads([(key(today - 89), UsageTally(reads: 3, lastRead: 1))])
-        #expect(try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: nil).summary.totalReads == 10)
+        try await store.addReads([(key(today - 100), UsageTally(reads: 5, lastRead: 1)), (key(today - 89), UsageTally(reads: 2, lastRead: 2))])
+        try await store.addReads([(key(today - 89), UsageTally(reads: 3, lastRead: 1))])
+        await #expect(try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: nil).summary.totalReads == 10)
         // Canonically equivalent, but another type to the database.
-        #expect(try store.usage(application: application, attributesType: "Olde\u{301}", version: 1, days: nil).summary.totalReads == 0)
+        await #expect(try store.usage(application: application, attributesType: "Olde\u{301}", version: 1, days: nil).summary.totalReads == 0)
         #expect(try store.pruneUsage(olderThanDays: 90, batchSize: 1) == 1)
-        let kept = try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: nil)
+        let kept = try await store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: nil)
         #expect(kept.summary.totalReads == 5 && kept.days.count == 1)
         #expect(kept.summary.lastRead == "1970-01-01T00:00:02Z", "the later last read is kept")
-        #expect(try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: 30).summary.totalReads == 0)
+        await #expect(try store.usage(application: application, attributesType: "Old\u{E9}", version: 1, days: 30).summary.totalReads == 0)
     }
 
-    @Test func pastTheCapacityNewKeysAreNotCountedUntilTheNextFlush() throws {
+    @Test func pastTheCapacityNewKeysAreNotCountedUntilTheNextFlush() async throws {
         let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase(), usage: UsageSettings(maxEntries: 3))
         defer { registry.stop() }
         let tenant = try registry.makeTenant()
         for _ in 1...5 { #expect(try tenant.publish("Capped", Self.schema).status == 200) }
-        try registry.api.flushUsage()
+        try await registry.api.flushUsage()
         // Sequential reads on one connection: every new key takes one entry.
         let session = TenantSession(tenant)
         for version in 1...5 {
@@ -188,7 +188,7 @@ import TestSupport
         }
         #expect(registry.api.usageStatistics.entries == 3)
         #expect(registry.api.usageStatistics.droppedReads == 2)
-        #expect(try registry.api.flushUsage() == 3)
+        await #expect(try registry.api.flushUsage() == 3)
         #expect(registry.api.usageStatistics.entries == 0)
         let report = try usage(tenant, "/api/live_activity_types/Capped/usage?application=\(tenant.code)")
         #expect(report["total_reads"]?.int == 3, "\(JSONWriter.string(report))")

@@ -6,19 +6,19 @@ import TestSupport
 @Suite struct AdminStoreTests {
     private func hash(_ seed: UInt8) -> [UInt8] { (0..<32).map { UInt8($0) &+ seed } }
 
-    @Test func tokenLookupFindsOnlyUnrevokedTokens() throws {
+    @Test func tokenLookupFindsOnlyUnrevokedTokens() async throws {
         let f = try Fixture()
         let live = hash(1)
         let revoked = hash(2)
         _ = try f.admin.issueToken(accountID: f.accountID, tokenHash: live)
         let revokedID = try f.admin.issueToken(accountID: f.accountID, tokenHash: revoked)
-        #expect(try f.store.token(forTokenHash: live)?.accountID == f.accountID)
-        #expect(try f.store.token(forTokenHash: revoked)?.accountID == f.accountID)
+        #expect(try await f.store.token(forTokenHash: live)?.accountID == f.accountID)
+        #expect(try await f.store.token(forTokenHash: revoked)?.accountID == f.accountID)
 
         #expect(try f.admin.revokeToken(id: revokedID))
-        #expect(try f.store.token(forTokenHash: revoked) == nil)
-        #expect(try f.store.token(forTokenHash: live)?.accountID == f.accountID)
-        #expect(try f.store.token(forTokenHash: hash(3)) == nil)
+        #expect(try await f.store.token(forTokenHash: revoked) == nil)
+        #expect(try await f.store.token(forTokenHash: live)?.accountID == f.accountID)
+        #expect(try await f.store.token(forTokenHash: hash(3)) == nil)
         #expect(try !f.admin.revokeToken(id: revokedID))
         #expect(try !f.admin.revokeToken(id: 999_999))
 
@@ -53,7 +53,7 @@ import TestSupport
         #expect(Set(codes).count == codes.count)
     }
 
-    @Test func createApplicationChecksAccountAndCode() throws {
+    @Test func createApplicationChecksAccountAndCode() async throws {
         let f = try Fixture()
         let unknown = try #require(throws: RegistryError.self) {
             try f.admin.createApplication(accountID: 777_777, name: "Orphan")
@@ -65,23 +65,23 @@ import TestSupport
             try f.admin.createApplication(accountID: f.accountID, code: "ABCDE-12345", name: "Again")
         }
         #expect(taken == .alreadyExists("application code \"ABCDE-12345\" already exists"))
-        let application = try #require(try f.store.application(code: "ABCDE-12345"))
+        let application = try #require(try await f.store.application(code: "ABCDE-12345"))
         #expect(application.name == "Named")
         #expect(application.accountID == f.accountID)
     }
 
-    @Test func applicationListsAreOrderedByCodeAndFilteredByAccount() throws {
+    @Test func applicationListsAreOrderedByCodeAndFilteredByAccount() async throws {
         let f = try Fixture()
         let otherAccount = try f.admin.createAccount(name: "Other")
         _ = try f.admin.createApplication(accountID: f.accountID, code: "ZZZZZ-00000", name: "z")
         _ = try f.admin.createApplication(accountID: f.accountID, code: "AAAAA-00000", name: "a")
         _ = try f.admin.createApplication(accountID: otherAccount, code: "MMMMM-00000", name: "m")
 
-        let mine = try f.store.applications(accountID: f.accountID)
+        let mine = try await f.store.applications(accountID: f.accountID)
         #expect(mine.map(\.code) == [f.application.code, "AAAAA-00000", "ZZZZZ-00000"].sorted())
         #expect(try f.admin.listApplications(accountID: f.accountID) == mine)
         #expect(try f.admin.listApplications(accountID: otherAccount).map(\.code) == ["MMMMM-00000"])
         #expect(try f.admin.listApplications().count == 4)
-        #expect(try f.store.applications(accountID: 123_456).isEmpty)
+        #expect(try await f.store.applications(accountID: 123_456).isEmpty)
     }
 }

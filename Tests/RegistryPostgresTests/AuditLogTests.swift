@@ -8,13 +8,13 @@ import TestSupport
 @Suite struct AuditLogTests {
     private func hash(_ seed: UInt8) -> [UInt8] { (0..<32).map { UInt8($0) &+ seed } }
 
-    private func events(_ f: Fixture) throws -> [AuditEvent] {
-        try f.store.auditEvents(AuditQuery(order: .oldestFirst, accountID: f.accountID, limit: 1000))
+    private func events(_ f: Fixture) async throws -> [AuditEvent] {
+        try await f.store.auditEvents(AuditQuery(order: .oldestFirst, accountID: f.accountID, limit: 1000))
     }
 
-    @Test func applicationCreationAndTokenIssueRevokeAndExpiryChangeWriteOneEventEach() throws {
+    @Test func applicationCreationAndTokenIssueRevokeAndExpiryChangeWriteOneEventEach() async throws {
         let f = try Fixture()
-        let created = try events(f)
+        let created = try await events(f)
         #expect(created.map(\.action) == [.applicationCreate], "the fixture's application")
         #expect(created.first?.applicationCode == f.application.code && created.first?.actor == .cli)
 
@@ -23,7 +23,7 @@ import TestSupport
             terms: TokenTerms(scope: .publish, name: "deployer", applicationCodes: [f.application.code], lifetimeSeconds: 3600))
         #expect(try f.admin.setTokenExpiry(id: id, lifetimeSeconds: 7200))
         #expect(try f.admin.revokeToken(id: id))
-        let all = try events(f)
+        let all = try await events(f)
         #expect(all.map(\.action) == [.applicationCreate, .tokenIssue, .tokenExpiryChange, .tokenRevoke])
         let issued = all[1]
         #expect(issued.details["token"]?.integerLexemeValue == Int(id))
@@ -33,9 +33,9 @@ import TestSupport
         #expect(all.allSatisfy { $0.actor == .cli && $0.tokenID == nil })
     }
 
-    @Test func adminChangesThatFailWriteNoEvent() throws {
+    @Test func adminChangesThatFailWriteNoEvent() async throws {
         let f = try Fixture()
-        let before = try events(f).count
+        let before = try await events(f).count
         _ = try f.admin.issueToken(accountID: f.accountID, tokenHash: hash(2))
         #expect(throws: RegistryError.self) { try f.admin.issueToken(accountID: f.accountID, tokenHash: hash(2)) }
         #expect(throws: RegistryError.self) {
@@ -46,20 +46,20 @@ import TestSupport
         }
         #expect(try !f.admin.revokeToken(id: 987_654))
         #expect(try !f.admin.setTokenExpiry(id: 987_654, lifetimeSeconds: 60))
-        #expect(try events(f).count == before + 1, "only the one token that was issued")
+        await #expect(try events(f).count == before + 1, "only the one token that was issued")
     }
 
-    @Test func pruningDeletesOnlyEventsPastTheRetentionInBatches() throws {
+    @Test func pruningDeletesOnlyEventsPastTheRetentionInBatches() async throws {
         let f = try Fixture()
         for seed in 10..<17 { _ = try f.admin.issueToken(accountID: f.accountID, tokenHash: hash(UInt8(seed))) }
-        let all = try events(f)
+        let all = try await events(f)
         #expect(all.count == 8)
         let old = all.prefix(5).map { String($0.id) }.joined(separator: ",")
         _ = try f.pool.withConnection { connection in
             try connection.simpleQuery("UPDATE audit_events SET at = now() - interval '31 days' WHERE id IN (\(old))")
         }
         #expect(try AuditLog.prune(olderThanDays: 30, batchSize: 2, pool: f.pool) == 5)
-        #expect(try events(f).map(\.id) == all.suffix(3).map(\.id))
+        await #expect(try events(f).map(\.id) == all.suffix(3).map(\.id))
         #expect(try AuditLog.prune(olderThanDays: 30, batchSize: 2, pool: f.pool) == 0)
     }
 }

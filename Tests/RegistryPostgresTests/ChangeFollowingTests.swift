@@ -35,7 +35,7 @@ import TestSupport
 
     /// Publishing leaves a hint owed for the follower to send after the commit; the publish's
     /// own transaction sent nothing, so a session listening on the channel receives nothing.
-    @Test func aPublishOwesAHintAndSendsNoNotificationItself() throws {
+    @Test func aPublishOwesAHintAndSendsNoNotificationItself() async throws {
         let f = try Fixture()
         let listener = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         _ = try listener.simpleQuery("LISTEN \(ChangeFollower.channel)")
@@ -43,7 +43,7 @@ import TestSupport
         try f.publish("Hinted")
         #expect(f.pool.changeHints.take(), "the commit owes the other replicas a hint")
         #expect(!f.pool.changeHints.take(), "taken once")
-        _ = try f.store.delete(application: f.application, attributesType: "Hinted", version: 1, by: .cli)
+        _ = try await f.store.delete(application: f.application, attributesType: "Hinted", version: 1, by: .cli)
         #expect(f.pool.changeHints.take())
         // A notification sent inside the transactions would have been delivered at their commit,
         // before the calls above returned; the round trip below makes sure it would have arrived.

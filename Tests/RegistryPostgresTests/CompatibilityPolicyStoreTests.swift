@@ -8,33 +8,33 @@ import TestSupport
 @Suite struct CompatibilityPolicyStoreTests {
     static let reject = CompatibilityPolicy(mode: .backward, enforce: .reject, oldestSupportedVersion: 2)
 
-    @Test func theTypesPolicyOverridesTheApplicationsWhichOverridesTheDefault() throws {
+    @Test func theTypesPolicyOverridesTheApplicationsWhichOverridesTheDefault() async throws {
         let f = try Fixture()
-        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .builtIn)
-        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == .builtIn)
+        #expect(try await f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .builtIn)
+        #expect(try await f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == .builtIn)
         let applicationPolicy = CompatibilityPolicy(mode: .none, enforce: .warn)
-        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: nil, to: applicationPolicy, by: .cli)
-        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
-        let set = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "T", to: Self.reject, by: .cli)
+        _ = try await f.store.setCompatibilityPolicy(application: f.application, attributesType: nil, to: applicationPolicy, by: .cli)
+        #expect(try await f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
+        let set = try await f.store.setCompatibilityPolicy(application: f.application, attributesType: "T", to: Self.reject, by: .cli)
         #expect(set.source == .type && set.policy == Self.reject && set.updated != nil)
-        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == Self.reject)
-        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "Other").policy == applicationPolicy)
-        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: nil).policy == applicationPolicy)
-        #expect(try f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T", by: .cli))
-        #expect(try !f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T", by: .cli))
-        #expect(try f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
+        #expect(try await f.store.compatibilityPolicy(application: f.application, attributesType: "T").policy == Self.reject)
+        #expect(try await f.store.compatibilityPolicy(application: f.application, attributesType: "Other").policy == applicationPolicy)
+        #expect(try await f.store.compatibilityPolicy(application: f.application, attributesType: nil).policy == applicationPolicy)
+        #expect(try await f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T", by: .cli))
+        #expect(try await !f.store.removeCompatibilityPolicy(application: f.application, attributesType: "T", by: .cli))
+        #expect(try await f.store.compatibilityPolicy(application: f.application, attributesType: "T").source == .application)
     }
 
-    @Test func aPublishUnderARejectingPolicyIsReviewedWithThatPolicyAndARefusalWritesNothing() throws {
+    @Test func aPublishUnderARejectingPolicyIsReviewedWithThatPolicyAndARefusalWritesNothing() async throws {
         let f = try Fixture()
         try f.publish("Guarded")
-        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Guarded", to: Self.reject, by: .cli)
+        _ = try await f.store.setCompatibilityPolicy(application: f.application, attributesType: "Guarded", to: Self.reject, by: .cli)
         #expect(throws: RegistryError.alreadyExists("refused")) {
             try f.store.publish(
                 application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
                 by: .cli, comparing: Comparison(limit: 100), once: nil, response: { _ in throw RegistryError.alreadyExists("refused") })
         }
-        #expect(try f.store.list(application: f.application, attributesType: "Guarded", after: nil, limit: nil).count == 1)
+        #expect(try await f.store.list(application: f.application, attributesType: "Guarded", after: nil, limit: nil).count == 1)
         var seen: ComparisonBasis?
         let reviewed = try f.store.publish(
             application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
@@ -48,7 +48,7 @@ import TestSupport
         #expect(seen?.newest?.version == 1)
     }
 
-    @Test func theBasisHonoursModeFloorAndLimit() throws {
+    @Test func theBasisHonoursModeFloorAndLimit() async throws {
         let f = try Fixture()
         for index in 1...5 { try f.publish("Basis", .nextFree, #"{"type":"object","description":"\#(index)"}"#) }
         #expect(try f.basis("Basis").earlier.map(\.version) == [1, 2, 3, 4, 5])
@@ -56,14 +56,14 @@ import TestSupport
         #expect(limited.earlier.map(\.version) == [4, 5])
         #expect(limited.limitReached)
         #expect(try f.basis("Basis", below: 4).newest?.version == 3)
-        _ = try f.store.setCompatibilityPolicy(
+        _ = try await f.store.setCompatibilityPolicy(
             application: f.application, attributesType: "Basis",
             to: CompatibilityPolicy(mode: .backwardTransitive, enforce: .warn, oldestSupportedVersion: 3), by: .cli)
         #expect(try f.basis("Basis").earlier.map(\.version) == [3, 4, 5])
-        _ = try f.store.setCompatibilityPolicy(application: f.application, attributesType: "Basis", to: Self.reject, by: .cli)
+        _ = try await f.store.setCompatibilityPolicy(application: f.application, attributesType: "Basis", to: Self.reject, by: .cli)
         let backward = try f.basis("Basis")
         #expect(backward.earlier.isEmpty && backward.newest?.version == 5)
-        _ = try f.store.setCompatibilityPolicy(
+        _ = try await f.store.setCompatibilityPolicy(
             application: f.application, attributesType: "Basis", to: CompatibilityPolicy(mode: .none, enforce: .reject), by: .cli)
         let none = try f.basis("Basis")
         #expect(none.earlier.isEmpty && none.newest == nil)

@@ -6,18 +6,18 @@ import TestSupport
 /// Several HTTP workers (and several replicas) publish at once; the numbering must come out
 /// exactly right from the database's locks alone, without deadlocks.
 @Suite struct ConcurrencyTests {
-    @Test func thirtyTwoParallelNextFreePublishesGetVersionsOneToThirtyTwo() throws {
+    @Test func thirtyTwoParallelNextFreePublishesGetVersionsOneToThirtyTwo() async throws {
         let f = try Fixture(poolSize: 8)
         let results = onThreads(32) { _ in try f.publish("FlightAttributes").version }
         let versions = try results.map { try $0.get() }
         #expect(versions.sorted() == Array(1...32))
-        let listed = try f.store.list(application: f.application, attributesType: "FlightAttributes", after: nil, limit: nil)
+        let listed = try await f.store.list(application: f.application, attributesType: "FlightAttributes", after: nil, limit: nil)
         #expect(listed.map(\.version) == Array((1...32).reversed()))
         #expect(f.pool.stats.inUse == 0)
         #expect(f.pool.stats.open <= 8)
     }
 
-    @Test func sixteenParallelPublishesOfOneExplicitVersionGiveOneSuccess() throws {
+    @Test func sixteenParallelPublishesOfOneExplicitVersionGiveOneSuccess() async throws {
         let f = try Fixture(poolSize: 16)
         let results = onThreads(16) { index in
             try f.publish("FlightAttributes", .explicit(7), #"{"type":"object","writer":\#(index)}"#)
@@ -27,12 +27,12 @@ import TestSupport
         let errors = results.compactMap(registryError)
         #expect(errors.count == 15)
         #expect(errors.allSatisfy { $0 == .alreadyExists("attributesType \"FlightAttributes\" version 7 already exists") })
-        let stored = try f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 7)
+        let stored = try await f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 7)
         #expect(stored == successes.first)
         #expect(try f.publish("FlightAttributes").version == 8)
     }
 
-    @Test func mixedExplicitAndNextFreePublishesNeitherDeadlockNorCollide() throws {
+    @Test func mixedExplicitAndNextFreePublishesNeitherDeadlockNorCollide() async throws {
         let f = try Fixture(poolSize: 16)
         for round in 0..<3 {
             let type = "Mixed\(round)"
@@ -53,19 +53,19 @@ import TestSupport
             }
             #expect(Set(versions).count == versions.count, "a version was handed out twice")
             #expect(results.enumerated().filter { $0.offset % 2 == 1 }.allSatisfy { (try? $0.element.get()) != nil })
-            let listed = try f.store.list(application: f.application, attributesType: type, after: nil, limit: nil)
+            let listed = try await f.store.list(application: f.application, attributesType: type, after: nil, limit: nil)
             #expect(Set(listed.map(\.version)) == Set(versions))
             // The counter ends at the highest version handed out.
             #expect(try f.publish(type).version == (versions.max() ?? 0) + 1)
         }
     }
 
-    @Test func parallelPublishesToDifferentTypesAllSucceed() throws {
+    @Test func parallelPublishesToDifferentTypesAllSucceed() async throws {
         let f = try Fixture(poolSize: 8)
         let results = onThreads(24) { index in try f.publish("Type\(index % 6)").version }
         #expect(results.allSatisfy { (try? $0.get()) != nil })
         for type in 0..<6 {
-            let versions = try f.store.list(application: f.application, attributesType: "Type\(type)", after: nil, limit: nil)
+            let versions = try await f.store.list(application: f.application, attributesType: "Type\(type)", after: nil, limit: nil)
             #expect(versions.map(\.version) == [4, 3, 2, 1])
         }
     }

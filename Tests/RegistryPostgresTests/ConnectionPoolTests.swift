@@ -1,6 +1,6 @@
 import Foundation
 import Registry
-import RegistryPostgres
+@testable import RegistryPostgres
 import Synchronization
 import Testing
 import TestSupport
@@ -16,21 +16,21 @@ import TestSupport
         #expect(f.pool.stats == PoolStats(size: 4, open: 1, idle: 1, inUse: 0, waiting: 0))
     }
 
-    @Test func acquireGivesUpWithUnavailableWhenEverySessionStaysBusy() throws {
+    @Test func acquireGivesUpWithUnavailableWhenEverySessionStaysBusy() async throws {
         let f = try Fixture(poolSize: 1, acquireTimeout: .milliseconds(300))
         let release = holdTheOnlySession(f.pool)
         #expect(f.pool.stats.inUse == 1)
 
         let clock = ContinuousClock()
         let started = clock.now
-        let error = try #require(throws: RegistryError.self) { try f.store.application(code: "ANY00-CODE0") }
+        let error = try await #require(throws: RegistryError.self) { try await f.store.application(code: "ANY00-CODE0") }
         let waited = clock.now - started
         #expect(error.code == .unavailable)
         #expect(waited >= .milliseconds(250) && waited < .seconds(2))
         release.signal()
 
         // Once the session is back, callers are served again.
-        #expect(try f.store.application(code: f.application.code) == f.application)
+        #expect(try await f.store.application(code: f.application.code) == f.application)
     }
 
     @Test func waitingCallersAreCountedAndServedInTurn() throws {
@@ -39,7 +39,7 @@ import TestSupport
 
         let waitersDone = DispatchSemaphore(value: 0)
         let waiters = Thread {
-            let results = onThreads(3) { _ in try f.store.application(code: f.application.code) }
+            let results = onThreads(3) { _ in try f.pool.run(PostgresSchemaStore.applicationRead(code: f.application.code)) }
             #expect(results.allSatisfy { (try? $0.get()) != nil })
             waitersDone.signal()
         }
@@ -87,12 +87,12 @@ import TestSupport
         #expect(attempts.withLock { $0.reduce(0, +) } == 3)
     }
 
-    @Test func unreachableDatabaseFailsFastWithUnavailable() throws {
+    @Test func unreachableDatabaseFailsFastWithUnavailable() async throws {
         let pool = ConnectionPool(config: PostgresConfig(databaseURL: "postgresql://postgres@127.0.0.1:1/none"))
         let store = PostgresSchemaStore(pool: pool)
         let clock = ContinuousClock()
         let started = clock.now
-        #expect(throws: RegistryError.unavailable("database unavailable")) { try store.token(forTokenHash: [1]) }
+        await #expect(throws: RegistryError.unavailable("database unavailable")) { try await store.token(forTokenHash: [1]) }
         #expect(clock.now - started < .seconds(5))
         #expect(pool.lastFailure?.kind == .connectionFailed)
         #expect(pool.stats.open == 0 && pool.stats.inUse == 0)
@@ -107,7 +107,7 @@ import TestSupport
         try killer.execute(PGStatement("test_terminate", "SELECT pg_terminate_backend($1::integer)"), [before])
         Thread.sleep(forTimeInterval: 0.2)
 
-        #expect(try f.store.application(code: f.application.code) == f.application)
+        #expect(try f.pool.run(PostgresSchemaStore.applicationRead(code: f.application.code)) == f.application)
         let after = try f.pool.withConnection { try $0.execute(pid).rows[0].int32(0) }
         #expect(after != before)
         // Writes work too.
@@ -154,12 +154,12 @@ import TestSupport
         #expect(error.registryError == .unavailable("database unavailable"))
     }
 
-    @Test func closedPoolRefusesWork() throws {
+    @Test func closedPoolRefusesWork() async throws {
         let f = try Fixture(poolSize: 2)
-        _ = try f.store.application(code: f.application.code)
+        _ = try await f.store.application(code: f.application.code)
         f.pool.close()
         #expect(f.pool.stats.open == 0)
-        #expect(throws: RegistryError.unavailable("database unavailable")) { try f.store.application(code: "X") }
+        await #expect(throws: RegistryError.unavailable("database unavailable")) { try await f.store.application(code: "X") }
     }
 }
 

@@ -65,13 +65,13 @@ import TestSupport
         #expect(publication.earlier.isEmpty)
     }
 
-    @Test func deletedVersionsAreExcludedAndATextKeepsItsOldestLiveVersion() throws {
+    @Test func deletedVersionsAreExcludedAndATextKeepsItsOldestLiveVersion() async throws {
         let f = try Fixture()
         try f.publish("Gone", .nextFree, Self.a)
         try f.publish("Gone", .nextFree, Self.b)
         try f.publish("Gone", .nextFree, Self.a)
-        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 1, by: .cli))
-        #expect(try f.store.delete(application: f.application, attributesType: "Gone", version: 2, by: .cli))
+        #expect(try await f.store.delete(application: f.application, attributesType: "Gone", version: 1, by: .cli))
+        #expect(try await f.store.delete(application: f.application, attributesType: "Gone", version: 2, by: .cli))
         let publication = try f.publication("Gone", .nextFree, Self.c)
         #expect(earlier(publication) == [3: Self.a])
         #expect(try f.basis("Gone").earlier.map(\.version) == [3, 4])
@@ -116,7 +116,7 @@ import TestSupport
         #expect(row.values == ["8", "0"])
     }
 
-    @Test func aResponseThatThrowsWritesNothing() throws {
+    @Test func aResponseThatThrowsWritesNothing() async throws {
         let f = try Fixture()
         try f.publish("Veto", .nextFree, Self.a)
         #expect(throws: RegistryError.alreadyExists("vetoed")) {
@@ -128,7 +128,7 @@ import TestSupport
                     throw RegistryError.alreadyExists("vetoed")
                 })
         }
-        #expect(try f.store.list(application: f.application, attributesType: "Veto", after: nil, limit: nil).map(\.version) == [1])
+        #expect(try await f.store.list(application: f.application, attributesType: "Veto", after: nil, limit: nil).map(\.version) == [1])
         #expect(try f.publish("Veto", .nextFree, Self.b).version == 2)
     }
 

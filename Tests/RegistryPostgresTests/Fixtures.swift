@@ -1,6 +1,6 @@
 import Foundation
 import Registry
-import RegistryPostgres
+@testable import RegistryPostgres
 import Synchronization
 import Testing
 import TestSupport
@@ -27,7 +27,7 @@ struct Fixture {
 
     static func makeApplication(admin: AdminStore, store: PostgresSchemaStore, accountID: Int64) throws -> Application {
         let code = try admin.createApplication(accountID: accountID, name: "Test app")
-        return try #require(try store.application(code: code))
+        return try #require(try store.pool.run(PostgresSchemaStore.applicationRead(code: code)))
     }
 
     @discardableResult

@@ -9,38 +9,38 @@ import TestSupport
 /// A database restart, outage or crash costs reads on an event loop a few 503s, never a hang,
 /// and the loop's sessions heal without the loop or the pool being recreated.
 @Suite struct LoopSessionsRestartTests {
-    @Test func readsFailFastWhileTheDatabaseIsStoppedAndWorkAfterItStarts() throws {
+    @Test func readsFailFastWhileTheDatabaseIsStoppedAndWorkAfterItStarts() async throws {
         let cluster = try TestPostgres.start()
         defer { try? cluster.stop() }
         let f = try Fixture(cluster: cluster)
         let (store, code) = (f.store, f.application.code)
         let loop = try LoopThread()
         defer { loop.stop() }
-        #expect(try loop.answer(of: Application?.self) { store.application(code: code, then: $0) }.get() != nil)
+        #expect(try loop.answer(of: Application?.self) { try await store.application(code: code) }.get() != nil)
 
         try cluster.stop()
         let started = ContinuousClock.now
-        let results = loop.answers(20, of: Application?.self) { _, done in store.application(code: code, then: done) }
+        let results = loop.answers(20, of: Application?.self) { _ in try await store.application(code: code) }
         #expect(ContinuousClock.now - started < .seconds(10))
         for result in results { #expect(registryError(result) == .unavailable("database unavailable")) }
         #expect(f.pool.lastFailure?.kind == .connectionFailed)
 
         try cluster.start()
-        #expect(try loop.answer(of: Application?.self) { store.application(code: code, then: $0) }.get() == f.application)
+        #expect(try loop.answer(of: Application?.self) { try await store.application(code: code) }.get() == f.application)
     }
 
-    @Test func theFirstReadsAfterARestartSucceed() throws {
+    @Test func theFirstReadsAfterARestartSucceed() async throws {
         let cluster = try TestPostgres.start()
         defer { try? cluster.stop() }
         let f = try Fixture(cluster: cluster)
         let (store, code) = (f.store, f.application.code)
         let loop = try LoopThread()
         defer { loop.stop() }
-        #expect(try loop.answer(of: Application?.self) { store.application(code: code, then: $0) }.get() != nil)
+        #expect(try loop.answer(of: Application?.self) { try await store.application(code: code) }.get() != nil)
 
         try cluster.restart()
         // The session the restart ended is dropped, or its reads are retried on a fresh one.
-        let results = loop.answers(20, of: Application?.self) { _, done in store.application(code: code, then: done) }
+        let results = loop.answers(20, of: Application?.self) { _ in try await store.application(code: code) }
         for result in results { #expect(try result.get() == f.application) }
         #expect(f.pool.loopStats.open == 1)
     }

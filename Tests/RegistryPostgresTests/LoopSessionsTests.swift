@@ -33,7 +33,7 @@ import TestSupport
         return ConnectionPool(config: config)
     }
 
-    @Test func theReadsAnswerAsTheBlockingReadsDo() throws {
+    @Test func theReadsAnswerAsTheBlockingReadsDo() async throws {
         let f = try Fixture()
         for _ in 1...3 { try f.publish("A") }
         try f.publish("B")
@@ -43,74 +43,74 @@ import TestSupport
         let loop = try LoopThread()
         defer { loop.stop() }
 
-        let tokens = loop.answers(2, of: TokenGrant?.self) { index, done in
-            store.token(forTokenHash: index == 0 ? hash : [1, 2, 3], then: done)
+        let tokens = loop.answers(2, of: TokenGrant?.self) { index in
+            try await store.token(forTokenHash: index == 0 ? hash : [1, 2, 3])
         }
         #expect(try tokens[0].get() != nil)
-        #expect(try tokens[0].get() == store.token(forTokenHash: hash))
+        #expect(try await tokens[0].get() == store.token(forTokenHash: hash))
         #expect(try tokens[1].get() == nil)
 
-        let applications = loop.answers(2, of: Application?.self) { index, done in
-            store.application(code: index == 0 ? application.code : "NONE0-NONE0", then: done)
+        let applications = loop.answers(2, of: Application?.self) { index in
+            try await store.application(code: index == 0 ? application.code : "NONE0-NONE0")
         }
         #expect(try applications[0].get() == application)
         #expect(try applications[1].get() == nil)
 
-        let schemas = loop.answers(3, of: SchemaVersion?.self) { index, done in
-            store.schema(application: application, attributesType: "A", version: [2, 3, 9][index], then: done)
+        let schemas = loop.answers(3, of: SchemaVersion?.self) { index in
+            try await store.schema(application: application, attributesType: "A", version: [2, 3, 9][index])
         }
-        #expect(try schemas[0].get() == store.schema(application: application, attributesType: "A", version: 2))
+        #expect(try await schemas[0].get() == store.schema(application: application, attributesType: "A", version: 2))
         #expect(try schemas[1].get()?.version == 3)
         #expect(try schemas[2].get() == nil)
 
         let asked: [(type: String, limit: Int)] = [("A", 2), ("A", 10), ("C", 10)]
-        let newest = loop.answers(3, of: [SchemaVersion].self) { index, done in
-            store.list(application: application, attributesType: asked[index].type, after: nil, limit: asked[index].limit, then: done)
+        let newest = loop.answers(3, of: [SchemaVersion].self) { index in
+            try await store.list(application: application, attributesType: asked[index].type, after: nil, limit: asked[index].limit)
         }
-        #expect(try newest[0].get() == store.list(application: application, attributesType: "A", after: nil, limit: 2))
+        #expect(try await newest[0].get() == store.list(application: application, attributesType: "A", after: nil, limit: 2))
         #expect(try newest[0].get().map(\.version) == [3, 2])
         #expect(try newest[1].get().map(\.version) == [3, 2, 1])
         #expect(try newest[2].get().isEmpty)
 
         let accountID = f.accountID
-        let owned = loop.answers(2, of: [Application].self) { index, done in
-            store.applications(accountID: index == 0 ? accountID : -1, then: done)
+        let owned = loop.answers(2, of: [Application].self) { index in
+            try await store.applications(accountID: index == 0 ? accountID : -1)
         }
-        #expect(try owned[0].get() == store.applications(accountID: accountID))
+        #expect(try await owned[0].get() == store.applications(accountID: accountID))
         #expect(try owned[0].get() == [application])
         #expect(try owned[1].get().isEmpty)
 
         let filters = [TypeFilter(prefix: nil, after: nil), TypeFilter(prefix: "B", after: nil), TypeFilter(prefix: nil, after: "A")]
-        let index = loop.answers(3, of: [TypeSummary].self) { index, done in
-            store.types(application: application, filter: filters[index], limit: index == 0 ? nil : 1, then: done)
+        let index = loop.answers(3, of: [TypeSummary].self) { index in
+            try await store.types(application: application, filter: filters[index], limit: index == 0 ? nil : 1)
         }
-        #expect(try index[0].get() == store.types(application: application, filter: filters[0], limit: nil))
+        #expect(try await index[0].get() == store.types(application: application, filter: filters[0], limit: nil))
         #expect(try index[0].get().map(\.attributesType) == ["A", "B"])
         #expect(try index[1].get().map(\.attributesType) == ["B"])
         #expect(try index[2].get().map(\.attributesType) == ["B"])
 
-        let policies = loop.answers(2, of: EffectivePolicy.self) { index, done in
-            store.compatibilityPolicy(application: application, attributesType: index == 0 ? nil : "A", then: done)
+        let policies = loop.answers(2, of: EffectivePolicy.self) { index in
+            try await store.compatibilityPolicy(application: application, attributesType: index == 0 ? nil : "A")
         }
-        #expect(try policies[0].get() == store.compatibilityPolicy(application: application, attributesType: nil))
-        #expect(try policies[1].get() == store.compatibilityPolicy(application: application, attributesType: "A"))
+        #expect(try await policies[0].get() == store.compatibilityPolicy(application: application, attributesType: nil))
+        #expect(try await policies[1].get() == store.compatibilityPolicy(application: application, attributesType: "A"))
 
         let queries = [
             AuditQuery(order: .newestFirst, applicationID: application.id, limit: 2),
             AuditQuery(order: .oldestFirst, accountID: accountID, limit: 10),
             AuditQuery(order: .newestFirst, limit: 10),
         ]
-        let audits = loop.answers(3, of: [AuditEvent].self) { index, done in store.auditEvents(queries[index], then: done) }
-        #expect(try audits[0].get() == store.auditEvents(queries[0]))
+        let audits = loop.answers(3, of: [AuditEvent].self) { index in try await store.auditEvents(queries[index]) }
+        #expect(try await audits[0].get() == store.auditEvents(queries[0]))
         #expect(try audits[0].get().count == 2)
-        #expect(try audits[1].get() == store.auditEvents(queries[1]))
+        #expect(try await audits[1].get() == store.auditEvents(queries[1]))
         #expect(registryError(audits[2])?.code == .internal, "newest first is per application, refused as when blocking")
     }
 
     @Test func offTheLoopTheReadsBlockAndAnswerBeforeReturning() throws {
         let f = try Fixture()
         let answer = Mutex<Result<Application?, any Error>?>(nil)
-        f.store.application(code: f.application.code) { result in
+        f.pool.run(PostgresSchemaStore.applicationRead(code: f.application.code)) { result in
             #expect(EventLoop.current == nil)
             answer.withLock { $0 = result }
         }
@@ -118,7 +118,7 @@ import TestSupport
         #expect(try result.get() == f.application)
     }
 
-    @Test func twoHundredReadsPipelinedOnOneSessionAnswerEachItsOwn() throws {
+    @Test func twoHundredReadsPipelinedOnOneSessionAnswerEachItsOwn() async throws {
         let f = try Fixture()
         for _ in 1...3 { try f.publish("A") }
         let pool = Self.pool(f) { $0.loopReadsInFlight = 256 }
@@ -133,8 +133,8 @@ import TestSupport
         #expect(echoes.map { try? $0.get().value } == (0..<200).map { Int32($0) })
         #expect(Set(echoes.compactMap { try? $0.get().backend }).count == 1)
 
-        let schemas = loop.answers(200, of: SchemaVersion?.self) { index, done in
-            store.schema(application: application, attributesType: "A", version: Int32(index % 5), then: done)
+        let schemas = loop.answers(200, of: SchemaVersion?.self) { index in
+            try await store.schema(application: application, attributesType: "A", version: Int32(index % 5))
         }
         let versions: [Int32?] = schemas.map { result in (try? result.get())?.flatMap { $0.version } }
         let expected: [Int32?] = (0..<200).map { index in (1...3).contains(index % 5) ? Int32(index % 5) : nil }
@@ -176,7 +176,7 @@ import TestSupport
         #expect(pool.loopStats == LoopSessionStats(open: 1, inFlight: 0, waiting: 0))
     }
 
-    @Test func aFullWaitingQueueRefusesReadsAsBusy() throws {
+    @Test func aFullWaitingQueueRefusesReadsAsBusy() async throws {
         let f = try Fixture()
         let pool = Self.pool(f) { $0.loopReadsWaiting = 2 }
         let store = PostgresSchemaStore(pool: pool)
@@ -185,7 +185,7 @@ import TestSupport
         defer { loop.stop() }
 
         // All five start in one turn, before the loop's first session is open.
-        let results = loop.answers(5, of: Application?.self) { _, done in store.application(code: code, then: done) }
+        let results = loop.answers(5, of: Application?.self) { _ in try await store.application(code: code) }
         #expect(results.prefix(2).allSatisfy { (try? $0.get()) != nil })
         for result in results.suffix(3) {
             #expect(registryError(result) == .unavailable("database busy: too many reads waiting"))
@@ -264,7 +264,7 @@ import TestSupport
         #expect(registryError(doomed) == .unavailable("database unavailable"))
     }
 
-    @Test func aNULInATextParameterIsInvalidArgumentAndTheSessionStaysInUse() throws {
+    @Test func aNULInATextParameterIsInvalidArgumentAndTheSessionStaysInUse() async throws {
         let f = try Fixture()
         let pool = Self.pool(f)
         let store = PostgresSchemaStore(pool: pool)
@@ -272,7 +272,7 @@ import TestSupport
         defer { loop.stop() }
         let before = try loop.answer(of: Int32.self) { pool.run(Self.echoRead(1).map(\.backend), then: $0) }.get()
 
-        let result = loop.answer(of: Application?.self) { store.application(code: "AB\u{0}CD", then: $0) }
+        let result = loop.answer(of: Application?.self) { try await store.application(code: "AB\u{0}CD") }
         #expect(registryError(result) == .invalidArgument("text must not contain NUL characters"))
         let after = try loop.answer(of: Int32.self) { pool.run(Self.echoRead(2).map(\.backend), then: $0) }.get()
         #expect(after == before)
@@ -285,7 +285,7 @@ import TestSupport
         defer { loop.stop() }
 
         let started = ContinuousClock.now
-        let results = loop.answers(10, of: TokenGrant?.self) { _, done in store.token(forTokenHash: [1], then: done) }
+        let results = loop.answers(10, of: TokenGrant?.self) { _ in try await store.token(forTokenHash: [1]) }
         #expect(ContinuousClock.now - started < .seconds(5))
         for result in results { #expect(registryError(result) == .unavailable("database unavailable")) }
         #expect(pool.lastFailure?.kind == .connectionFailed)

@@ -41,6 +41,28 @@ final class LoopThread: Sendable {
         start(count, of: type, read).wait()
     }
 
+    /// Starts `count` calls of the store in one turn of the loop, each as a task that prefers
+    /// the loop as a request's does, and returns at once; `Answers.wait` collects them.
+    func start<T: Sendable>(_ count: Int, of type: T.Type, _ call: @escaping @Sendable (_ index: Int) async throws -> T) -> Answers<T> {
+        start(count, of: type) { [loop] index, done in
+            Task.immediate(executorPreference: loop) {
+                do { done(.success(try await call(index))) } catch { done(.failure(error)) }
+            }
+        }
+    }
+
+    /// `start` of calls and `wait` in one.
+    func answers<T: Sendable>(_ count: Int, of type: T.Type, _ call: @escaping @Sendable (_ index: Int) async throws -> T)
+        -> [Result<T, any Error>]
+    {
+        start(count, of: type, call).wait()
+    }
+
+    /// One call's answer.
+    func answer<T: Sendable>(of type: T.Type, _ call: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        answers(1, of: type) { _ in try await call() }[0]
+    }
+
     /// One read's answer.
     func answer<T: Sendable>(
         of type: T.Type, _ read: @escaping @Sendable (_ done: @escaping @Sendable (Result<T, any Error>) -> Void) -> Void

@@ -29,18 +29,18 @@ import TestSupport
         return Pair(primary: primary, standby: standby, pool: pool, store: PostgresSchemaStore(pool: pool), version: version)
     }
 
-    @Test func blockingReadsGoToTheStandbyAndWritesSayReadOnlyUntilAPrimaryIsBack() throws {
-        let p = try Self.pair()
+    @Test func blockingReadsGoToTheStandbyAndWritesSayReadOnlyUntilAPrimaryIsBack() async throws {
+        let p = try await Self.pair()
         defer { try? p.primary.stop() }
         let application = p.standby.application
         #expect(p.pool.mode == .readWrite)
 
         try p.primary.stop()
-        let read = try p.store.schema(application: application, attributesType: "ReadOnlyType", version: p.version.version)
+        let read = try await p.store.schema(application: application, attributesType: "ReadOnlyType", version: p.version.version)
         #expect(read?.jsonSchema == p.version.jsonSchema)
         #expect(p.pool.mode == .readOnly)
-        let refused = try #require(throws: RegistryError.self) {
-            try p.store.delete(application: application, attributesType: "ReadOnlyType", version: 1, by: .cli)
+        let refused = try await #require(throws: RegistryError.self) {
+            try await p.store.delete(application: application, attributesType: "ReadOnlyType", version: 1, by: .cli)
         }
         #expect(refused == PGError.readOnly)
         #expect(refused.retryAfterSeconds == 2)
@@ -48,42 +48,42 @@ import TestSupport
         try p.primary.start()
         // The primary's database lacks the standby's application: the delete finds nothing,
         // which proves it ran there.
-        #expect(try p.store.delete(application: application, attributesType: "ReadOnlyType", version: 1, by: .cli) == false)
+        #expect(try await p.store.delete(application: application, attributesType: "ReadOnlyType", version: 1, by: .cli) == false)
         #expect(p.pool.mode == .readWrite)
     }
 
-    @Test func loopReadsGoToTheStandbyAndLoopWritesSayReadOnly() throws {
-        let p = try Self.pair()
+    @Test func loopReadsGoToTheStandbyAndLoopWritesSayReadOnly() async throws {
+        let p = try await Self.pair()
         defer { try? p.primary.stop() }
         let (store, application, version) = (p.store, p.standby.application, p.version.version)
         let loop = try LoopThread()
         defer { loop.stop() }
 
         try p.primary.stop()
-        let reads = loop.answers(10, of: SchemaVersion?.self) { _, done in
-            store.schema(application: application, attributesType: "ReadOnlyType", version: version, then: done)
+        let reads = loop.answers(10, of: SchemaVersion?.self) { _ in
+            try await store.schema(application: application, attributesType: "ReadOnlyType", version: version)
         }
         #expect(reads.count == 10)
         for read in reads { #expect(try read.get()?.version == version) }
-        let write = loop.answer(of: Bool.self) { done in
-            store.delete(application: application, attributesType: "ReadOnlyType", version: version, by: .cli, then: done)
+        let write = loop.answer(of: Bool.self) { 
+            try await store.delete(application: application, attributesType: "ReadOnlyType", version: version, by: .cli)
         }
         #expect(registryError(write) == PGError.readOnly)
         #expect(p.pool.mode == .readOnly)
 
         try p.primary.start()
-        let resumed = loop.answer(of: Bool.self) { done in
-            store.delete(application: application, attributesType: "ReadOnlyType", version: version, by: .cli, then: done)
+        let resumed = loop.answer(of: Bool.self) { 
+            try await store.delete(application: application, attributesType: "ReadOnlyType", version: version, by: .cli)
         }
         #expect(try resumed.get() == false)
         #expect(p.pool.mode == .readWrite)
     }
 
-    @Test func withoutAStandbyNothingAnswersAndWritesSayUnavailable() throws {
+    @Test func withoutAStandbyNothingAnswersAndWritesSayUnavailable() async throws {
         let primary = try TestPostgres.start()
         let pool = ConnectionPool(config: PostgresConfig(databaseURL: try primary.makeDatabase()))
         try primary.stop()
-        let refused = try #require(throws: RegistryError.self) { try PostgresSchemaStore(pool: pool).application(code: "ANY00-CODE0") }
+        let refused = try await #require(throws: RegistryError.self) { try await PostgresSchemaStore(pool: pool).application(code: "ANY00-CODE0") }
         #expect(refused == .unavailable("database unavailable"))
         #expect(pool.mode == .unreachable)
     }

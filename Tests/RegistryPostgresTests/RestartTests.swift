@@ -1,12 +1,12 @@
 import Foundation
 import Registry
-import RegistryPostgres
+@testable import RegistryPostgres
 import Testing
 import TestSupport
 
 /// A database restart or outage must cost a few 503s, never a hang and never a service restart.
 @Suite struct RestartTests {
-    @Test func poolWorksAgainAfterRestartWithoutBeingRecreated() throws {
+    @Test func poolWorksAgainAfterRestartWithoutBeingRecreated() async throws {
         let cluster = try TestPostgres.start()
         defer { try? cluster.stop() }
         let f = try Fixture(cluster: cluster, poolSize: 4)
@@ -19,12 +19,12 @@ import TestSupport
 
         // The first calls after the restart, a write and a read, both succeed.
         #expect(try f.publish("A").version == 9)
-        #expect(try f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil).count == 9)
+        #expect(try await f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil).count == 9)
         let parallel = onThreads(8) { _ in try f.publish("B").version }
         #expect(parallel.allSatisfy { (try? $0.get()) != nil })
     }
 
-    @Test func operationsFailWithUnavailableWithinBoundedTimeWhileStopped() throws {
+    @Test func operationsFailWithUnavailableWithinBoundedTimeWhileStopped() async throws {
         let cluster = try TestPostgres.start()
         defer { try? cluster.stop() }
         let f = try Fixture(cluster: cluster, poolSize: 4)
@@ -34,12 +34,12 @@ import TestSupport
         let clock = ContinuousClock()
         for operation in ["publish", "read", "list", "delete"] {
             let started = clock.now
-            let error = try #require(throws: RegistryError.self, "\(operation)") {
+            let error = try await #require(throws: RegistryError.self, "\(operation)") {
                 switch operation {
                 case "publish": _ = try f.publish("A")
-                case "read": _ = try f.store.schema(application: f.application, attributesType: "A", version: 1)
-                case "list": _ = try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
-                default: _ = try f.store.delete(application: f.application, attributesType: "A", version: 1, by: .cli)
+                case "read": _ = try await f.store.schema(application: f.application, attributesType: "A", version: 1)
+                case "list": _ = try await f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
+                default: _ = try await f.store.delete(application: f.application, attributesType: "A", version: 1, by: .cli)
                 }
             }
             let elapsed = clock.now - started
@@ -48,7 +48,7 @@ import TestSupport
         }
         // Many callers at once while down: all get 503 in bounded time, none hangs.
         let started = clock.now
-        let results = onThreads(16) { _ in try f.store.application(code: f.application.code) }
+        let results = onThreads(16) { _ in try f.pool.run(PostgresSchemaStore.applicationRead(code: f.application.code)) }
         #expect(results.allSatisfy { registryError($0)?.code == .unavailable })
         #expect(clock.now - started < .seconds(10))
 

@@ -4,24 +4,24 @@ import Testing
 import TestSupport
 
 @Suite struct SchemaStoreTests {
-    @Test func publishGetListDeleteRoundTrip() throws {
+    @Test func publishGetListDeleteRoundTrip() async throws {
         let f = try Fixture()
         let published = try f.publish("FlightAttributes", .nextFree, #"{"type":"object","properties":{}}"#)
         #expect(published.version == 1)
         #expect(published.applicationCode == f.application.code)
         #expect(published.attributesType == "FlightAttributes")
 
-        let fetched = try #require(try f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 1))
+        let fetched = try #require(try await f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 1))
         #expect(fetched == published)
-        #expect(try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil) == [published])
+        #expect(try await f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil) == [published])
 
-        #expect(try f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1, by: .cli))
-        #expect(try f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 1) == nil)
-        #expect(try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil).isEmpty)
-        #expect(try !f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1, by: .cli))
+        #expect(try await f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1, by: .cli))
+        #expect(try await f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 1) == nil)
+        #expect(try await f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil).isEmpty)
+        #expect(try await !f.store.delete(application: f.application, attributesType: "FlightAttributes", version: 1, by: .cli))
     }
 
-    @Test func jsonSchemaIsStoredByteForByte() throws {
+    @Test func jsonSchemaIsStoredByteForByte() async throws {
         let f = try Fixture()
         let schemas = [
             "{\"type\":\"object\",\"title\":\"Flug \u{00FC}ber M\u{00FC}nchen \u{2708}\u{FE0F} \u{1F6EB}\"}",
@@ -32,10 +32,10 @@ import TestSupport
         for (index, schema) in schemas.enumerated() {
             let type = "T\(index)"
             let published = try f.publish(type, .nextFree, schema)
-            let fetched = try #require(try f.store.schema(application: f.application, attributesType: type, version: published.version))
+            let fetched = try #require(try await f.store.schema(application: f.application, attributesType: type, version: published.version))
             // Compare bytes: String == would accept canonically equivalent text.
             #expect(Array(fetched.jsonSchema.utf8) == Array(schema.utf8))
-            let listed = try f.store.list(application: f.application, attributesType: type, after: nil, limit: nil)
+            let listed = try await f.store.list(application: f.application, attributesType: type, after: nil, limit: nil)
             #expect(listed.map { Array($0.jsonSchema.utf8) } == [Array(schema.utf8)])
         }
     }
@@ -48,41 +48,41 @@ import TestSupport
         #expect(try f.publish("A").version == 3)
     }
 
-    @Test func versionsAreNeverReusedAfterDelete() throws {
+    @Test func versionsAreNeverReusedAfterDelete() async throws {
         let f = try Fixture()
         for _ in 1...3 { try f.publish("A") }
-        #expect(try f.store.delete(application: f.application, attributesType: "A", version: 3, by: .cli))
+        #expect(try await f.store.delete(application: f.application, attributesType: "A", version: 3, by: .cli))
         #expect(try f.publish("A").version == 4)
 
         #expect(throws: RegistryError.alreadyExists("attributesType \"A\" version 3 already exists")) {
             try f.publish("A", .explicit(3))
         }
-        #expect(try f.store.schema(application: f.application, attributesType: "A", version: 3) == nil)
+        #expect(try await f.store.schema(application: f.application, attributesType: "A", version: 3) == nil)
         // Deleting every version still leaves the numbers taken.
         for version: Int32 in [1, 2, 4] {
-            #expect(try f.store.delete(application: f.application, attributesType: "A", version: version, by: .cli))
+            #expect(try await f.store.delete(application: f.application, attributesType: "A", version: version, by: .cli))
         }
         #expect(try f.publish("A").version == 5)
         let error = try #require(throws: RegistryError.self) { try f.publish("A", .explicit(1)) }
         #expect(error.code == .alreadyExists)
     }
 
-    @Test func explicitRepublishOfLiveVersionIsAlreadyExists() throws {
+    @Test func explicitRepublishOfLiveVersionIsAlreadyExists() async throws {
         let f = try Fixture()
         try f.publish("A", .explicit(1))
         #expect(throws: RegistryError.alreadyExists("attributesType \"A\" version 1 already exists")) {
             try f.publish("A", .explicit(1), #"{"type":"object","other":true}"#)
         }
-        #expect(try f.store.schema(application: f.application, attributesType: "A", version: 1)?.jsonSchema == #"{"type":"object"}"#)
+        #expect(try await f.store.schema(application: f.application, attributesType: "A", version: 1)?.jsonSchema == #"{"type":"object"}"#)
     }
 
-    @Test func gapsAreAllowed() throws {
+    @Test func gapsAreAllowed() async throws {
         let f = try Fixture()
         #expect(try f.publish("A", .explicit(5)).version == 5)
         #expect(try f.publish("A").version == 6)
         #expect(try f.publish("A", .explicit(3)).version == 3)
         #expect(try f.publish("A").version == 7)
-        let versions = try f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil).map(\.version)
+        let versions = try await f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil).map(\.version)
         #expect(versions == [7, 6, 5, 3])
     }
 
@@ -105,7 +105,7 @@ import TestSupport
         }
     }
 
-    @Test func listOrderIsTypeByteOrderThenNewestVersionFirst() throws {
+    @Test func listOrderIsTypeByteOrderThenNewestVersionFirst() async throws {
         let f = try Fixture()
         // Byte order: "B" (0x42) < "Z" < "a" (0x61) < "ab" < "é" (0xC3 0xA9); a linguistic
         // collation would put "a" before "B".
@@ -114,18 +114,18 @@ import TestSupport
             try f.publish(type)
         }
         try f.publish("a", .explicit(10))
-        let listed = try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
+        let listed = try await f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
         let pairs = listed.map { "\($0.attributesType)/\($0.version)" }
         #expect(pairs == ["B/2", "B/1", "Z/2", "Z/1", "a/10", "a/2", "a/1", "ab/2", "ab/1", "é/2", "é/1"])
     }
 
-    @Test func pagingWithCursorVisitsEveryVersionOnce() throws {
+    @Test func pagingWithCursorVisitsEveryVersionOnce() async throws {
         let f = try Fixture()
         for type in ["C", "A", "B"] {
             for _ in 1...5 { try f.publish(type) }
         }
-        #expect(try f.store.delete(application: f.application, attributesType: "B", version: 3, by: .cli))
-        let everything = try f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
+        #expect(try await f.store.delete(application: f.application, attributesType: "B", version: 3, by: .cli))
+        let everything = try await f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
         #expect(everything.count == 14)
 
         for pageSize in [1, 2, 3, 5, 14, 100] {
@@ -133,7 +133,7 @@ import TestSupport
                 var cursor: ListCursor?
                 var collected: [SchemaVersion] = []
                 while true {
-                    let page = try f.store.list(application: f.application, attributesType: type, after: cursor, limit: pageSize)
+                    let page = try await f.store.list(application: f.application, attributesType: type, after: cursor, limit: pageSize)
                     #expect(page.count <= pageSize)
                     collected += page
                     guard page.count == pageSize, let last = page.last else { break }
@@ -143,36 +143,36 @@ import TestSupport
             }
         }
         // A cursor on a type filter starting before that type returns the whole type.
-        let fromStart = try f.store.list(
+        let fromStart = try await f.store.list(
             application: f.application, attributesType: "B", after: ListCursor(attributesType: "A", version: 1), limit: nil)
         #expect(fromStart.map(\.version) == [5, 4, 2, 1])
-        let pastIt = try f.store.list(
+        let pastIt = try await f.store.list(
             application: f.application, attributesType: "B", after: ListCursor(attributesType: "C", version: 9), limit: nil)
         #expect(pastIt.isEmpty)
     }
 
-    @Test func listFiltersByTypeAndSkipsDeletedVersions() throws {
+    @Test func listFiltersByTypeAndSkipsDeletedVersions() async throws {
         let f = try Fixture()
         try f.publish("A")
         try f.publish("A")
         try f.publish("AB")
-        #expect(try f.store.delete(application: f.application, attributesType: "A", version: 2, by: .cli))
-        let listed = try f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil)
+        #expect(try await f.store.delete(application: f.application, attributesType: "A", version: 2, by: .cli))
+        let listed = try await f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil)
         #expect(listed.map(\.version) == [1])
-        #expect(try f.store.list(application: f.application, attributesType: "missing", after: nil, limit: nil).isEmpty)
-        #expect(try f.store.list(application: f.application, attributesType: nil, after: nil, limit: 0).isEmpty)
+        #expect(try await f.store.list(application: f.application, attributesType: "missing", after: nil, limit: nil).isEmpty)
+        #expect(try await f.store.list(application: f.application, attributesType: nil, after: nil, limit: 0).isEmpty)
     }
 
-    @Test func timestampsAreRFC3339InUTC() throws {
+    @Test func timestampsAreRFC3339InUTC() async throws {
         let f = try Fixture()
         let published = try f.publish("A")
         #expect(published.created.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil)
         #expect(f.application.created.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil)
-        let fetched = try #require(try f.store.schema(application: f.application, attributesType: "A", version: 1))
+        let fetched = try #require(try await f.store.schema(application: f.application, attributesType: "A", version: 1))
         #expect(fetched.created == published.created)
     }
 
-    @Test func applicationsKeepSeparateVersionsAndLists() throws {
+    @Test func applicationsKeepSeparateVersionsAndLists() async throws {
         let f = try Fixture()
         let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
         try f.publish("A")
@@ -180,15 +180,15 @@ import TestSupport
         let first = try f.publication("A", .nextFree, "{}", in: other).schema
         #expect(first.version == 1)
         #expect(first.applicationCode == other.code)
-        #expect(try f.store.list(application: other, attributesType: nil, after: nil, limit: nil).map(\.version) == [1])
-        #expect(try f.store.schema(application: other, attributesType: "A", version: 2) == nil)
+        #expect(try await f.store.list(application: other, attributesType: nil, after: nil, limit: nil).map(\.version) == [1])
+        #expect(try await f.store.schema(application: other, attributesType: "A", version: 2) == nil)
     }
 
-    @Test func unknownApplicationCodeAndVersionAreNil() throws {
+    @Test func unknownApplicationCodeAndVersionAreNil() async throws {
         let f = try Fixture()
-        #expect(try f.store.application(code: "NOPE0-NOPE0") == nil)
-        #expect(try f.store.schema(application: f.application, attributesType: "A", version: 1) == nil)
-        #expect(try !f.store.delete(application: f.application, attributesType: "A", version: 1, by: .cli))
+        #expect(try await f.store.application(code: "NOPE0-NOPE0") == nil)
+        #expect(try await f.store.schema(application: f.application, attributesType: "A", version: 1) == nil)
+        #expect(try await !f.store.delete(application: f.application, attributesType: "A", version: 1, by: .cli))
     }
 
     @Test func textWithNULIsInvalidArgument() throws {

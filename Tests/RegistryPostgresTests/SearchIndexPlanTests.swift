@@ -67,10 +67,10 @@ import TestSupport
         return f
     }
 
-    @Test(arguments: rows) func eachFilterIsAnsweredByItsIndexAtScale(_ row: Row) throws {
+    @Test(arguments: rows) func eachFilterIsAnsweredByItsIndexAtScale(_ row: Row) async throws {
         let f = try Self.seeded.get()
         let query = try SearchQuery(parsing: row.query)
-        let found = try f.store.search(application: f.application, query: query, after: nil, limit: 101)
+        let found = try await f.store.search(application: f.application, query: query, after: nil, limit: 101)
         #expect(found.map(\.attributesType) == row.found)
         #expect(found.first?.matches.first?.foundIn == row.foundIn)
 

@@ -131,7 +131,7 @@ import TestSupport
     /// The probe tells a primary from a standby: a standbys' pool that reached a primary never
     /// answers these reads (versions, `latest`, lists, the type index, search), the writers'
     /// pool does, and the reason is counted.
-    @Test func aPrimaryReachedThroughTheStandbysPoolIsNeverUsed() throws {
+    @Test func aPrimaryReachedThroughTheStandbysPoolIsNeverUsed() async throws {
         let f = try Fixture()
         let version = try f.publish("Routed")
         let pool = ConnectionPool(
@@ -141,28 +141,28 @@ import TestSupport
         let store = PostgresSchemaStore(pool: pool)
         let application = f.application
 
-        #expect(try store.schema(application: application, attributesType: "Routed", version: version.version)?.version == version.version)
+        #expect(try await store.schema(application: application, attributesType: "Routed", version: version.version)?.version == version.version)
         let loop = try LoopThread()
         defer { loop.stop() }
-        let answers = loop.answers(4, of: SchemaVersion?.self) { _, done in
-            store.schema(application: application, attributesType: "Routed", version: version.version, then: done)
+        let answers = loop.answers(4, of: SchemaVersion?.self) { _ in
+            try await store.schema(application: application, attributesType: "Routed", version: version.version)
         }
         #expect(answers.count == 4)
         for answer in answers { #expect(try answer.get()?.version == version.version) }
-        let latest = loop.answer(of: LatestCandidates.self) { done in
-            store.latestCandidates(application: application, attributesType: "Routed", then: done)
+        let latest = loop.answer(of: LatestCandidates.self) { 
+            try await store.latestCandidates(application: application, attributesType: "Routed")
         }
         #expect(try latest.get().latest == version.version)
         // Lists, the type index and search are routed by the same rule.
-        #expect(try store.list(application: application, attributesType: "Routed", after: nil, limit: 10).map(\.version) == [version.version])
-        let list = loop.answer(of: [SchemaVersion].self) { done in
-            store.list(application: application, attributesType: nil, after: nil, limit: 10, includingDisabled: true, then: done)
+        #expect(try await store.list(application: application, attributesType: "Routed", after: nil, limit: 10).map(\.version) == [version.version])
+        let list = loop.answer(of: [SchemaVersion].self) { 
+            try await store.list(application: application, attributesType: nil, after: nil, limit: 10, includingDisabled: true)
         }
         #expect(try list.get().map(\.version) == [version.version])
-        #expect(try store.types(application: application, filter: TypeFilter(prefix: nil, after: nil), limit: 10).map(\.attributesType) == ["Routed"])
+        #expect(try await store.types(application: application, filter: TypeFilter(prefix: nil, after: nil), limit: 10).map(\.attributesType) == ["Routed"])
         let query = try SearchQuery(parsing: "Routed")
-        let found = loop.answer(of: [SearchResult].self) { done in
-            store.search(application: application, query: query, after: nil, limit: 10, then: done)
+        let found = loop.answer(of: [SearchResult].self) { 
+            try await store.search(application: application, query: query, after: nil, limit: 10)
         }
         #expect(try found.get().map(\.attributesType) == ["Routed"])
         let figures = reads.figures

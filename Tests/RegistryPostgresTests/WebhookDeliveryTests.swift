@@ -88,12 +88,12 @@ import TestSupport
         while try deliverer.deliverDue() { rounds += 1; #expect(rounds < 100) }
     }
 
-    @Test func deliversEventsCommittedAfterCreationInFeedOrderFilteredAndSigned() throws {
+    @Test func deliversEventsCommittedAfterCreationInFeedOrderFilteredAndSigned() async throws {
         let f = try Fixture()
         try f.publish("Ride")
         let (_, secret) = try Self.subscribe(f, prefix: "Ri")
         for type in ["Ride", "Other", "Ride", "Rider", "Other"] { try f.publish(type) }
-        _ = try f.store.delete(application: f.application, attributesType: "Ride", version: 1, by: .cli)
+        _ = try await f.store.delete(application: f.application, attributesType: "Ride", version: 1, by: .cli)
         try Self.waitUntilFeedIsFinal(f)
         let transport = ScriptedTransport()
         try Self.drain(Self.deliverer(f, transport, Self.clock()))
@@ -116,7 +116,7 @@ import TestSupport
 
     /// A failing event holds the ones behind it for its subscription only; retries follow the
     /// backoff on the test clock, then the subscription is disabled with its audit event.
-    @Test func failuresBackOffHoldTheirOwnQueueAndDisableAfterTheWindow() throws {
+    @Test func failuresBackOffHoldTheirOwnQueueAndDisableAfterTheWindow() async throws {
         let f = try Fixture()
         let (failing, _) = try Self.subscribe(f, url: "https://failing.example/")
         let (healthy, _) = try Self.subscribe(f, url: "https://healthy.example/")
@@ -155,7 +155,7 @@ import TestSupport
         #expect(disabled.disabledReason?.contains("status 500") == true)
         clock.advance(by: 1000)
         #expect(try !deliverer.deliverDue())
-        let audit = try f.store.auditEvents(AuditQuery(order: .newestFirst, accountID: f.accountID, applicationID: f.application.id, action: .webhookDisable, limit: 10))
+        let audit = try await f.store.auditEvents(AuditQuery(order: .newestFirst, accountID: f.accountID, applicationID: f.application.id, action: .webhookDisable, limit: 10))
         #expect(audit.count == 1)
         let log = try #require(try f.store.webhookAttempts(application: f.application, id: failing.id, before: nil, limit: 100))
         #expect(log.count == 6 && log.allSatisfy { !$0.succeeded && $0.status == 500 && $0.responseHead == "busy" })
@@ -199,7 +199,7 @@ import TestSupport
         #expect(try queue.claim(holder: "dead", now: clock.now(), leaseSeconds: 30) == nil)
     }
 
-    @Test func testEventsAndRedeliveriesGoFirstWithTheEventsOwnID() throws {
+    @Test func testEventsAndRedeliveriesGoFirstWithTheEventsOwnID() async throws {
         let f = try Fixture()
         let (subscription, _) = try Self.subscribe(f)
         try f.publish("Ride")
@@ -211,7 +211,7 @@ import TestSupport
         #expect(transport.sent.count == 2)
         let first = transport.sent[0]
         let number = try #require(try f.store.queueWebhookTest(application: f.application, id: subscription.id))
-        let page = try f.store.changes(application: f.application, after: .start, limit: 10)
+        let page = try await f.store.changes(application: f.application, after: .start, limit: 10)
         #expect(try f.store.redeliverWebhook(application: f.application, id: subscription.id, .event(page.events[0].cursor), by: .cli))
         try Self.drain(deliverer)
         #expect(transport.sent.count == 4)

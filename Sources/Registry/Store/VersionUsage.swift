@@ -121,40 +121,18 @@ public struct UsageSummary: Sendable, Equatable {
     }
 }
 
-/// The store's side of usage: adding a flush's counts, and reading them back. Adding and
-/// reading are one statement each and also come without blocking (`then:`), like
-/// `NonBlockingCalls`, so a request on an event loop flushes and reads holding no thread.
+/// The store's side of usage: adding a flush's counts, and reading them back, one statement
+/// each and so `async` like the other one-statement calls of `SchemaStore`: a request on an
+/// event loop flushes and reads holding no thread.
 public protocol UsageStore: Sendable {
     /// Adds every count to its row in one statement (created when new, else reads added and
     /// the last read kept as the later one). `counts` holds each key once.
-    func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) throws
+    func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) async throws
 
     /// Reads of one version (`version` given) or of every version of a type, in the last `days`
     /// UTC days, today included (nil: every row kept).
-    func usage(application: Application, attributesType: String, version: Int32?, days: Int?) throws -> UsageReport
+    func usage(application: Application, attributesType: String, version: Int32?, days: Int?) async throws -> UsageReport
 
     /// Deletes rows of days more than `days` ago, in batches of `batchSize`; returns how many.
     func pruneUsage(olderThanDays days: Int, batchSize: Int) throws -> Int
-
-    /// `addReads` without blocking when started on an event loop.
-    func addReads(_ counts: [(key: UsageKey, tally: UsageTally)], then done: @escaping @Sendable (Result<Void, any Error>) -> Void)
-
-    /// `usage` without blocking when started on an event loop.
-    func usage(
-        application: Application, attributesType: String, version: Int32?, days: Int?,
-        then done: @escaping @Sendable (Result<UsageReport, any Error>) -> Void)
-}
-
-/// For a store that can only block: `done` is called before returning.
-extension UsageStore {
-    public func addReads(_ counts: [(key: UsageKey, tally: UsageTally)], then done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        done(Result { try addReads(counts) })
-    }
-
-    public func usage(
-        application: Application, attributesType: String, version: Int32?, days: Int?,
-        then done: @escaping @Sendable (Result<UsageReport, any Error>) -> Void
-    ) {
-        done(Result { try usage(application: application, attributesType: attributesType, version: version, days: days) })
-    }
 }

@@ -7,7 +7,7 @@ import Registry
 enum ApplicationHandlers {
     /// Read on the loop: one account's applications, a short list.
     static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let applications = try await call.read { $0.applications(accountID: call.accountID ?? -1, then: $1) }
+        let applications = try await call.read { try await $0.applications(accountID: call.accountID ?? -1) }
         let items: [JSONValue] = applications.filter { application in call.token?.reaches(application) ?? false }.map { application in
             ["code": .string(application.code), "name": .string(application.name), "created": .string(application.created)]
         }

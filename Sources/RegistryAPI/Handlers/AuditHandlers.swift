@@ -27,7 +27,7 @@ enum AuditHandlers {
         let query = AuditQuery(
             order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,
             until: until, cursor: cursor, limit: pageSize + 1, pageBytes: pageBytes)
-        return page(try await call.read { $0.auditEvents(query, then: $1) }, pageSize)
+        return page(try await call.read { try await $0.auditEvents(query) }, pageSize)
     }
 
     /// `events` as a page with its token: at most `pageSize` events and, past the first,

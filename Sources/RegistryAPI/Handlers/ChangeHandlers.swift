@@ -32,7 +32,7 @@ enum ChangeHandlers {
         if let requested {
             cursor = requested
         } else if after == "now" {
-            cursor = try await call.read { $0.currentChangeCursor(then: $1) }
+            cursor = try await call.read { try await $0.currentChangeCursor() }
         } else {
             cursor = .start
         }
@@ -78,8 +78,8 @@ enum ChangeHandlers {
 
         /// The page after the cursor, read on the loop.
         private func read() async throws(RegistryError) -> ChangePage {
-            try await call.read { [application, cursor, pageSize] store, done in
-                store.changes(application: application, after: cursor, limit: pageSize, then: done)
+            try await call.read { [application, cursor, pageSize] in
+                try await $0.changes(application: application, after: cursor, limit: pageSize)
             }
         }
 

@@ -15,7 +15,7 @@ enum DiffHandlers {
         let requested = try call.query.string(against).flatMap { text throws(RegistryError) -> Int32? in
             text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
         }
-        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+        let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: version) }
         let newer = try SchemaHandlers.found(read, attributesType, version, for: call)
         let earlier = try await earlier(call, application, attributesType, before: version, requested: requested)
         return VersionNotice.noting(newer, in: try await compared(call, newer, with: earlier, application: application))
@@ -27,15 +27,15 @@ enum DiffHandlers {
         _ call: Call, _ application: Application, _ attributesType: String, before version: Int32, requested: Int32?
     ) async throws(RegistryError) -> SchemaVersion {
         if let requested {
-            let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: requested, then: $1) }
+            let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: requested) }
             return try SchemaHandlers.found(read, attributesType, requested, for: call)
         }
         // The list order is version descending within a type: the first live version after
         // this one is the previous live version.
         let rows = try await call.read {
-            $0.list(
+            try await $0.list(
                 application: application, attributesType: attributesType,
-                after: ListCursor(attributesType: attributesType, version: version), limit: 1, then: $1)
+                after: ListCursor(attributesType: attributesType, version: version), limit: 1)
         }
         guard let previous = rows.first else {
             throw .notFound(

@@ -30,7 +30,7 @@ enum LatestHandlers {
     static func newestVersion(_ call: Call, _ application: Application, _ attributesType: String) async throws(RegistryError) -> Int32 {
         let key = LatestVersions.Key(applicationID: application.id, attributesType: attributesType)
         return try await call.caches.latestVersion(key) { () async throws(RegistryError) in
-            let candidates = try await call.read { $0.latestCandidates(application: application, attributesType: attributesType, then: $1) }
+            let candidates = try await call.read { try await $0.latestCandidates(application: application, attributesType: attributesType) }
             guard let latest = candidates.latest else {
                 throw .notFound("attributesType \(JSONWriter.string(.string(attributesType))) has no live version")
             }

@@ -18,7 +18,7 @@ enum LookupHandlers {
             contentHash = CanonicalJSON.contentHash(request.jsonSchema)
         }
         let found = try await call.read {
-            $0.newestIdentical(application: application, attributesType: request.attributesType, contentHash: contentHash, then: $1)
+            try await $0.newestIdentical(application: application, attributesType: request.attributesType, contentHash: contentHash)
         }
         guard let schema = found else {
             throw .notFound("attributesType \(JSONWriter.string(.string(request.attributesType))) has no live version with this content")

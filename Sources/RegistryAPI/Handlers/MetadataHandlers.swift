@@ -13,7 +13,7 @@ enum MetadataHandlers {
         let attributesType = try call.pathAttributesType()
         let code = try call.query.requiredString(.application)
         let application = try await call.application(code: code)
-        let metadata = try await call.read { $0.typeMetadata(application: application, attributesType: attributesType, then: $1) }
+        let metadata = try await call.read { try await $0.typeMetadata(application: application, attributesType: attributesType) }
         return respond(try found(metadata, attributesType), application: application, attributesType: attributesType)
     }
 
@@ -25,7 +25,7 @@ enum MetadataHandlers {
         // Checked once the caller may touch the application, so a refusal comes first.
         let metadata = try TypeMetadata(body.object)
         let stored = try await call.read {
-            $0.setTypeMetadata(application: application, attributesType: attributesType, to: metadata, by: call.actor, then: $1)
+            try await $0.setTypeMetadata(application: application, attributesType: attributesType, to: metadata, by: call.actor)
         }
         return respond(try found(stored, attributesType), application: application, attributesType: attributesType)
     }
@@ -36,8 +36,8 @@ enum MetadataHandlers {
         let application = try await call.application(code: code)
         let metadata = try versionMetadata(body)
         let stored = try await call.read {
-            $0.setVersionMetadata(
-                application: application, attributesType: attributesType, version: version, to: metadata, by: call.actor, then: $1)
+            try await $0.setVersionMetadata(
+                application: application, attributesType: attributesType, version: version, to: metadata, by: call.actor)
         }
         let schema = try SchemaHandlers.found(stored, attributesType, version, for: call)
         call.caches.forget(CommittedChange(applicationID: application.id, kind: .metadataChanged, attributesType: attributesType, version: version))

@@ -21,7 +21,7 @@ enum PolicyHandlers {
         // Checked once the caller may touch the application, so a refusal comes first.
         let policy = try PolicyRequest.policy(body)
         let effective = try await call.read {
-            $0.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor, then: $1)
+            try await $0.setCompatibilityPolicy(application: application, attributesType: attributesType, to: policy, by: call.actor)
         }
         return respond(effective, application: application, attributesType: attributesType)
     }
@@ -31,7 +31,7 @@ enum PolicyHandlers {
         let (code, attributesType) = try addressPath(call)
         let application = try await call.application(code: code)
         let removed = try await call.read {
-            $0.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor, then: $1)
+            try await $0.removeCompatibilityPolicy(application: application, attributesType: attributesType, by: call.actor)
         }
         guard removed else {
             let owner = attributesType.map { "attributesType \(JSONWriter.string(.string($0)))" } ?? "the application"
@@ -44,7 +44,7 @@ enum PolicyHandlers {
     private static func answeringInForce(_ call: Call, _ application: Application, _ attributesType: String?)
         async throws(RegistryError) -> HTTPResponse
     {
-        let effective = try await call.read { $0.compatibilityPolicy(application: application, attributesType: attributesType, then: $1) }
+        let effective = try await call.read { try await $0.compatibilityPolicy(application: application, attributesType: attributesType) }
         return respond(effective, application: application, attributesType: attributesType)
     }
 

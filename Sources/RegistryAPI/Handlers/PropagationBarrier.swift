@@ -26,7 +26,7 @@ enum PropagationBarrier {
         while true {
             let ticket = call.waitingRoom.ticket(wakeKey)
             do {
-                let positions = try await call.read { [target] store, done in store.replicaPositions(after: target, then: done) }
+                let positions = try await call.read { [target] in try await $0.replicaPositions(after: target) }
                 target = positions.target
                 seen = Propagation(positions.sightings)
             } catch {

@@ -6,8 +6,8 @@ import Registry
 enum SchemaHandlers {
     static let maxPageSize = 1000
 
-    /// A short page (or a long list's first batch) is read on the loop; a long page on a
-    /// handler thread, holding one of `longPages`' permits.
+    /// Every page is read on the loop; a long page holds one of `longPages`' turns while it is
+    /// read and written, which bounds the memory such pages take.
     static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let code = try call.query.requiredString(.application)
         let attributesType = try call.query.string(.attributesType)
@@ -22,22 +22,16 @@ enum SchemaHandlers {
             return try await SchemaListStream.respond(
                 call, application: application, attributesType: attributesType, after: cursor, includingDisabled: includingDisabled)
         }
-        guard pageSize < PlacementLimits.loopPageRows else {
-            return try await call.work(heavy: true, in: call.longPages) { () throws(RegistryError) in
-                page(
-                    try call.store.run({
-                        try $0.list(
-                            application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1,
-                            includingDisabled: includingDisabled)
-                    }), pageSize)
+        let read = { () async throws(RegistryError) -> HTTPResponse in
+            let rows = try await call.read {
+                try await $0.list(
+                    application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1,
+                    includingDisabled: includingDisabled)
             }
+            return try await rendering(call, rows) { page(rows, pageSize) }
         }
-        let rows = try await call.read {
-            $0.list(
-                application: application, attributesType: attributesType, after: cursor, limit: pageSize + 1,
-                includingDisabled: includingDisabled, then: $1)
-        }
-        return try await rendering(call, rows) { page(rows, pageSize) }
+        guard pageSize < PlacementLimits.loopPageRows else { return try await call.longPages.holding(read) }
+        return try await read()
     }
 
     static let include = FieldName("include")
@@ -108,7 +102,7 @@ enum SchemaHandlers {
         if let key, let accountID = call.accountID {
             let made = IdempotencyClaim(
                 accountID: accountID, applicationID: application.id, key: key, requestHash: SHA256.hash(call.request.body))
-            if let stored = try await call.read({ $0.storedResponse(accountID: accountID, applicationID: application.id, idempotencyKey: key, then: $1) }) {
+            if let stored = try await call.read({ try await $0.storedResponse(accountID: accountID, applicationID: application.id, idempotencyKey: key) }) {
                 return replayResponse(try made.replay(stored))
             }
             claim = made
@@ -168,7 +162,7 @@ enum SchemaHandlers {
         let (code, attributesType, version) = try versionPath(call)
         let application = try await call.application(code: code)
         let usage = try await UsageHandlers.summary(call, application, attributesType, version: version)
-        let deleted = try await call.read { $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor, then: $1) }
+        let deleted = try await call.read { try await $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor) }
         guard deleted else { throw notFound(attributesType, version) }
         call.caches.forget(CommittedChange(applicationID: application.id, kind: .deleted, attributesType: attributesType, version: version))
         call.metrics.recordDeleted()
@@ -190,7 +184,7 @@ enum SchemaHandlers {
     static func readVersion(_ call: Call, _ application: Application, _ attributesType: String, _ version: Int32)
         async throws(RegistryError) -> SchemaVersion
     {
-        let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+        let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: version) }
         let schema = try found(read, attributesType, version, for: call)
         call.noteRead(application, attributesType, version)
         return schema

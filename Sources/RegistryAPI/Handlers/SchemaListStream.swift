@@ -13,7 +13,7 @@ final class SchemaListStream: HTTPBodyStream {
     /// Small, because schemas may be 64 KB each and a reader that never reads still holds it.
     static let firstBatchRows = 16
     /// Later batches aim at this many bytes, sized from the rows seen so far.
-    static let batchBytes = 256 << 10
+    static let batchBytes = PlacementLimits.listBytesOnTheLoop
 
     private struct Position: Sendable {
         var cursor: ListCursor
@@ -36,14 +36,14 @@ final class SchemaListStream: HTTPBodyStream {
     }
 
     /// The list response: the first batch is read on the loop; a short list is then answered
-    /// in one piece, a longer one with the rest streamed from handler threads.
+    /// in one piece, a longer one with the rest streamed batch by batch.
     static func respond(
         _ call: Call, application: Application, attributesType: String?, after cursor: ListCursor?, includingDisabled: Bool
     ) async throws(RegistryError) -> HTTPResponse {
         let rows = try await call.read {
-            $0.list(
+            try await $0.list(
                 application: application, attributesType: attributesType, after: cursor, limit: firstBatchRows + 1,
-                includingDisabled: includingDisabled, then: $1)
+                includingDisabled: includingDisabled)
         }
         return try await SchemaHandlers.rendering(call, rows) {
             response(call, application: application, attributesType: attributesType, includingDisabled: includingDisabled, firstRows: rows)
@@ -69,14 +69,16 @@ final class SchemaListStream: HTTPBodyStream {
         return HTTPResponse(status: 200, headers: headers, body: first, rest: stream)
     }
 
-    func next() throws -> [UInt8]? {
+    /// The next batch, read on the connection's loop; rendered there too, since a batch aims at
+    /// `batchBytes`, the size of texts a loop writes (`PlacementLimits.listBytesOnTheLoop`).
+    func next() async throws -> [UInt8]? {
         var position = self.position.withLock { $0 }
         guard !position.done else { return nil }
-        let rows = try store.run({
-            try $0.list(
+        let rows = try await store.value { [application, attributesType, includingDisabled, position] in
+            try await $0.list(
                 application: application, attributesType: attributesType, after: position.cursor, limit: position.rows,
                 includingDisabled: includingDisabled)
-        })
+        }
         var out: [UInt8] = []
         Self.append(rows, to: &out, leadingComma: true)
         if rows.count < position.rows {

@@ -17,7 +17,7 @@ enum SearchHandlers {
         }
         let application = try await call.application(code: code)
         var results = try await call.read {
-            $0.search(application: application, query: parsed, after: after, limit: pageSize + 1, then: $1)
+            try await $0.search(application: application, query: parsed, after: after, limit: pageSize + 1)
         }
         var body: JSONObject = [:]
         var nextToken: String?

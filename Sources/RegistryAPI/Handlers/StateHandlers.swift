@@ -46,7 +46,7 @@ enum StateHandlers {
         let application = try await call.application(code: code)
         let usage = try await UsageHandlers.summary(call, application, attributesType, version: version)
         let changed = try await call.read {
-            $0.changeState(application: application, attributesType: attributesType, version: version, to: change, by: call.actor, then: $1)
+            try await $0.changeState(application: application, attributesType: attributesType, version: version, to: change, by: call.actor)
         }
         guard let schema = changed else { throw SchemaHandlers.notFound(attributesType, version) }
         call.caches.forget(CommittedChange(applicationID: application.id, kind: .stateChanged, attributesType: attributesType, version: version))
@@ -67,10 +67,10 @@ enum StateHandlers {
         let (code, attributesType) = try typePath(call)
         let application = try await call.application(code: code)
         let pinned = try await call.read {
-            $0.pinLatest(application: application, attributesType: attributesType, version: version, by: call.actor, then: $1)
+            try await $0.pinLatest(application: application, attributesType: attributesType, version: version, by: call.actor)
         }
         guard pinned else {
-            let read = try await call.read { $0.schema(application: application, attributesType: attributesType, version: version, then: $1) }
+            let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: version) }
             guard let schema = read else { throw SchemaHandlers.notFound(attributesType, version) }
             throw .invalidArgument(
                 "version: version \(schema.version) of \(ClientText.quoted(attributesType)) is disabled and cannot be latest; restore it first")
@@ -82,7 +82,7 @@ enum StateHandlers {
     static func unpin(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (code, attributesType) = try typePath(call)
         let application = try await call.application(code: code)
-        let removed = try await call.read { $0.unpinLatest(application: application, attributesType: attributesType, by: call.actor, then: $1) }
+        let removed = try await call.read { try await $0.unpinLatest(application: application, attributesType: attributesType, by: call.actor) }
         guard removed != nil else { throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no latest pin") }
         return try await pinAnswer(call, application, attributesType)
     }
@@ -94,7 +94,7 @@ enum StateHandlers {
     {
         call.caches.forget(CommittedChange(applicationID: application.id, kind: .latestPinned, attributesType: attributesType, version: nil))
         let propagation = await PropagationBarrier.wait(call)
-        let candidates = try await call.read { $0.latestCandidates(application: application, attributesType: attributesType, then: $1) }
+        let candidates = try await call.read { try await $0.latestCandidates(application: application, attributesType: attributesType) }
         var answer: JSONObject = ["application": .string(application.code), "attributes_type": .string(attributesType)]
         if let pin = candidates.pinned { answer["latest_pin"] = .number(String(pin)) }
         if let latest = candidates.latest { answer["latest"] = .number(String(latest)) }

@@ -6,8 +6,9 @@ import Registry
 enum TypeHandlers {
     static let prefix = FieldName("prefix")
 
-    /// Reads a page on the loop. The whole index (no `pageSize`) has no bound on its rows, so
-    /// it is read on a handler thread, whose number bounds the memory it takes.
+    /// Reads on the loop. The whole index (no `pageSize`) has no bound on its rows, so it holds
+    /// one of `longPages`' turns, whose number bounds the memory it takes, and is written on a
+    /// handler thread when it is longer than the longest page.
     static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let code = try call.query.requiredString(.application)
         let prefix = try call.query.string(prefix).flatMap { text throws(RegistryError) -> String? in
@@ -24,11 +25,13 @@ enum TypeHandlers {
         let application = try await call.application(code: code)
         let filter = TypeFilter(prefix: prefix, after: after)
         guard let pageSize else {
-            return try await call.work { () throws(RegistryError) in
-                page(try call.store.run({ try $0.types(application: application, filter: filter, limit: nil) }), nil)
+            return try await call.longPages.holding { () async throws(RegistryError) in
+                let rows = try await call.read { try await $0.types(application: application, filter: filter, limit: nil) }
+                guard rows.count > SchemaHandlers.maxPageSize else { return page(rows, nil) }
+                return try await call.work { page(rows, nil) }
             }
         }
-        return page(try await call.read { $0.types(application: application, filter: filter, limit: pageSize + 1, then: $1) }, pageSize)
+        return page(try await call.read { try await $0.types(application: application, filter: filter, limit: pageSize + 1) }, pageSize)
     }
 
     /// `rows` (one more than a page, when there is a next page) as a page with its token.

@@ -44,7 +44,7 @@ enum UsageHandlers {
         async throws(RegistryError) -> UsageReport
     {
         try await call.usage.flush(for: call)
-        return try await call.read { $0.usage(application: application, attributesType: attributesType, version: version, days: days, then: $1) }
+        return try await call.read { try await $0.usage(application: application, attributesType: attributesType, version: version, days: days) }
     }
 
     /// 1 to `UsageReport.maxDays`; omitted or empty: 30.

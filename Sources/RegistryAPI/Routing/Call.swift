@@ -79,11 +79,9 @@ struct Call: Sendable {
         return try checked(try await store.loadApplication(code: code, for: request), code: code)
     }
 
-    /// A read of the store that the event loop drives (a `NonBlockingCalls` or `NonBlockingFeed`
-    /// call): the request waits for it holding no thread. A stopping server refuses new ones.
-    func read<T: Sendable>(
-        _ read: (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
-    ) async throws(RegistryError) -> T {
+    /// A call of the store that the event loop drives (one statement): the request waits for
+    /// it holding no thread. A stopping server refuses new ones.
+    func read<T: Sendable>(_ read: (any SchemaStore) async throws -> T) async throws(RegistryError) -> T {
         try await store.read(for: request, read)
     }
 
@@ -97,13 +95,11 @@ struct Call: Sendable {
         return try result.get()
     }
 
-    /// `body` on a handler thread, holding one of `gate`'s permits when `heavy`: a permit is
+    /// `body` on a handler thread, holding a heavy-work permit when `heavy`: a permit is
     /// waited for holding no thread, or refused when the gate's queue is full.
-    func work<T: Sendable>(
-        heavy: Bool, in gate: HeavyWorkGate? = nil, _ body: @escaping @Sendable () throws(RegistryError) -> T
-    ) async throws(RegistryError) -> T {
+    func work<T: Sendable>(heavy: Bool, _ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
         guard heavy else { return try await work(body) }
-        let permit = try await (gate ?? reviews.gate).permit()
+        let permit = try await reviews.gate.permit()
         // Given back on the handler thread as the work ends; here only if it never ran.
         defer { permit.release() }
         return try await work { () throws(RegistryError) in

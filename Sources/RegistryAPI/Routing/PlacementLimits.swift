@@ -17,8 +17,9 @@ enum PlacementLimits {
     static let waitingHeavyRequests = 1024
 
     /// Pages of up to this many rows, and a long list's first batch, are read on the event
-    /// loop. Longer pages are read and written on a handler thread: a loop keeps many reads in
-    /// flight at once, and that many pages of 1,000 texts would not fit in memory.
+    /// loop as they come. Longer pages, and the whole type index, also are, but each holds one
+    /// of `concurrentLongPages` turns while read and written: a loop keeps many reads in flight
+    /// at once, and that many pages of 1,000 texts would not fit in memory.
     static let loopPageRows = SchemaListStream.firstBatchRows + 1
 
     /// Long pages read and written at once. Each holds its rows about three times over while

@@ -6,8 +6,8 @@ import Registry
 /// without leaking its text.
 ///
 /// Calls that read no cache go straight to the store, through `run` (blocking, for handler
-/// threads only) or `read` (a `NonBlockingCalls` or `NonBlockingFeed` read, awaited while the
-/// event loop drives it), so the store's protocol is written once (`SchemaStore`); only the
+/// threads only) or `read` (a one-statement call, awaited while the event loop drives it), so
+/// the store's protocol is written once (`SchemaStore`); only the
 /// calls that read or move a cache are wrapped here. Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and fill them through `loadToken` and
 /// `loadApplication`.
@@ -36,27 +36,22 @@ struct Storage: Sendable {
         }
     }
 
-    /// A non-blocking read of the store for `request`, awaited; its failure is counted in the
-    /// metrics like `run`'s. A stopping server refuses new ones: its loops no longer drive them.
-    func read<T: Sendable>(
-        for request: HTTPRequest, _ read: (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
-    ) async throws(RegistryError) -> T {
+    /// A one-statement call of the store for `request`, awaited: on the request's event loop
+    /// it holds no thread. Its failure is counted in the metrics like `run`'s. A stopping
+    /// server refuses new ones: its loops no longer drive them.
+    func read<T: Sendable>(for request: HTTPRequest, _ read: (any SchemaStore) async throws -> T) async throws(RegistryError) -> T {
         if let services = request.services, !services.acceptsLoopWork { throw APIRefusal.shuttingDown }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, RegistryError>, Never>) in
-            start(read) { continuation.resume(returning: $0) }
-        }
-        return try result.get()
+        return try await value(read)
     }
 
-    /// Starts a non-blocking read on the store; `done` gets its value, or its failure counted
-    /// in the metrics like `run`'s.
-    func start<T: Sendable>(
-        _ read: (any SchemaStore, @escaping @Sendable (Result<T, any Error>) -> Void) -> Void,
-        then done: @escaping @Sendable (Result<T, RegistryError>) -> Void
-    ) {
-        guard let store else { return done(.failure(counted(Self.noStore))) }
-        let metrics = metrics
-        read(store) { result in done(result.mapError { Self.counted($0, metrics) }) }
+    /// A one-statement call of the store, awaited, with its failure counted like `run`'s.
+    func value<T: Sendable>(_ read: (any SchemaStore) async throws -> T) async throws(RegistryError) -> T {
+        do {
+            guard let store else { throw Self.noStore }
+            return try await read(store)
+        } catch {
+            throw counted(error)
+        }
     }
 
     private func counted(_ error: any Error) -> RegistryError {
@@ -99,7 +94,7 @@ struct Storage: Sendable {
     func loadToken(forTokenHash hash: [UInt8], now: @escaping @Sendable () -> Double, for request: HTTPRequest)
         async throws(RegistryError) -> TokenGrant?
     {
-        let grant = try await read(for: request) { $0.token(forTokenHash: hash, then: $1) }
+        let grant = try await read(for: request) { try await $0.token(forTokenHash: hash) }
         let key = DigestKey(bytes: hash)
         guard let grant else {
             caches.failedTokens.store(true, for: key)
@@ -116,7 +111,7 @@ struct Storage: Sendable {
 
     /// Reads the application from the store and remembers it.
     func loadApplication(code: String, for request: HTTPRequest) async throws(RegistryError) -> Application? {
-        let application = try await read(for: request) { $0.application(code: code, then: $1) }
+        let application = try await read(for: request) { try await $0.application(code: code) }
         if let application { caches.applications.store(application, for: ExactName(code)) }
         return application
     }

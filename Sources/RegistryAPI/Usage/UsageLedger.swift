@@ -29,32 +29,28 @@ struct UsageLedger: Sendable {
     }
 
     /// Adds everything counted so far to the store in one statement and returns how many
-    /// entries it wrote. Blocks: for a timer. When the store fails, the counts are kept for
-    /// the next flush.
+    /// entries it wrote. When the store fails, the counts are kept for the next flush.
     @discardableResult
-    func flush() throws(RegistryError) -> Int {
+    func flush() async throws(RegistryError) -> Int {
+        try await write { counts throws(RegistryError) in try await store.value { try await $0.addReads(counts) } }
+    }
+
+    /// `flush` for a request, before it reads usage: on its event loop the write holds no thread.
+    func flush(for call: Call) async throws(RegistryError) {
+        _ = try await write { counts throws(RegistryError) in try await call.read { try await $0.addReads(counts) } }
+    }
+
+    private func write(_ add: ([(key: UsageKey, tally: UsageTally)]) async throws(RegistryError) -> Void)
+        async throws(RegistryError) -> Int
+    {
         let drained = counter.drain()
         guard !drained.isEmpty else { return 0 }
         do {
-            try store.run { try $0.addReads(drained.map { ($0.key, $0.value) }) }
+            try await add(drained.map { ($0.key, $0.value) })
         } catch {
             counter.restore(drained)
             throw error
         }
         return drained.count
-    }
-
-    /// `flush` for a request, awaited while the event loop drives the statement: a usage
-    /// answer holds no handler thread.
-    func flush(for call: Call) async throws(RegistryError) {
-        let drained = counter.drain()
-        guard !drained.isEmpty else { return }
-        let counts = drained.map { ($0.key, $0.value) }
-        do {
-            try await call.read { $0.addReads(counts, then: $1) }
-        } catch {
-            counter.restore(drained)
-            throw error
-        }
     }
 }
