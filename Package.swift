@@ -72,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI"],
+            dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI", "EventLoop"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"]),

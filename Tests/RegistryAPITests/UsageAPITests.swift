@@ -1,3 +1,4 @@
+import Foundation
 import Registry
 import RegistryAPI
 import RegistryPostgres
@@ -8,9 +9,8 @@ import TestSupport
 /// read of it per successful answer, warm or cold, by the token that asked; the usage routes
 /// report them (this replica's counts flushed first); the counter's capacity bounds memory.
 ///
-/// Tests that expect reads to be counted use a registry of their own: a usage request drains the
-/// counter, so another test's request on a shared registry could hold this test's counts in a
-/// flush that has not committed yet.
+/// Tests that expect reads to be counted use a registry of their own, so that no other test's
+/// reads or flushes share their counter.
 @Suite struct UsageAPITests {
     static let schema = #"{"type":"object","properties":{"gate":{"type":"string"}},"attributes":{"properties":{"flight":{"type":"string"}}}}"#
 
@@ -195,5 +195,46 @@ import TestSupport
         // After the flush there is room again.
         #expect(try session.request("GET", "/api/live_activity_schemas/Capped/5?application=\(tenant.code)").status == 200)
         #expect(try usage(tenant, "/api/live_activity_types/Capped/usage?application=\(tenant.code)")["total_reads"]?.int == 4)
+    }
+
+    /// A usage answer waits for a flush already in progress, so it counts the reads that flush
+    /// drained before its write committed. The flush (awaited on a loop of its own, as the
+    /// server's timer would) is held by a lock on the table until the usage request has been
+    /// sent; answered before the flush commits, the request would count none.
+    @Test func aUsageAnswerCountsTheReadsOfAFlushInProgress() throws {
+        let registry = try TestRegistry(databaseURL: TestPostgres.shared.makeDatabase())
+        defer { registry.stop() }
+        let tenant = try registry.makeTenant()
+        #expect(try tenant.publish("Flushing", Self.schema).status == 200)
+        #expect(try tenant.request("GET", "/api/live_activity_schemas/Flushing/1?application=\(tenant.code)").status == 200)
+
+        let holder = try PGConnection.connect(PostgresConfig(databaseURL: registry.databaseURL))
+        let watcher = try PGConnection.connect(PostgresConfig(databaseURL: registry.databaseURL))
+        try holder.simpleQuery("BEGIN")
+        try holder.simpleQuery("LOCK TABLE version_reads IN EXCLUSIVE MODE")
+        let loop = try LoopThread()
+        defer { loop.stop() }
+        let api = registry.api
+        let flush = loop.start(1, of: Int.self) { _ in try await api.flushUsage() }
+        let waitingFlush = PGStatement(
+            "test_waiting_flush",
+            """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO version_reads%'
+            """)
+        var waiting = false
+        for _ in 0..<1000 where !waiting {
+            waiting = try watcher.execute(waitingFlush).rows.first?.int64(0) == 1
+            if !waiting { usleep(5_000) }
+        }
+        #expect(waiting, "the timer's flush has drained the counter and waits for the table")
+
+        let answer = Background { try tenant.request("GET", "/api/live_activity_types/Flushing/usage?application=\(tenant.code)") }
+        usleep(300_000)
+        try holder.simpleQuery("COMMIT")
+        #expect(try flush.wait()[0].get() == 1)
+        let response = try answer.result()
+        #expect(response.status == 200, "\(response.bodyText)")
+        #expect(try response.json()["usage"]?["total_reads"]?.int == 1, "\(response.bodyText)")
     }
 }

@@ -14,9 +14,21 @@ public struct UsageSettings: Sendable {
 /// Reads counted in memory (`UsageCounter`) and added to the store by `flush`, which the
 /// server calls every few seconds and once more at a clean shutdown: a crash loses at most
 /// the reads since the last flush.
+///
+/// One flush runs at a time. A flush drains the counter before its write commits, so a usage
+/// answer whose own flush overlapped another would read the store without the counts that
+/// other flush holds; waiting for its turn, it reads them.
 struct UsageLedger: Sendable {
     let counter: UsageCounter
     let store: Storage
+    private let turn = HeavyWorkGate(
+        permits: 1, maxWaiting: PlacementLimits.waitingHeavyRequests,
+        refusal: .unavailable("the server is busy writing version reads; retry in a moment", retryAfterSeconds: 1))
+
+    init(counter: UsageCounter, store: Storage) {
+        self.counter = counter
+        self.store = store
+    }
 
     /// Counts the version a successful answer was about, by the token that asked, on the UTC
     /// day of `now`. Answers that failed read nothing for the caller, and are not counted.
@@ -28,16 +40,21 @@ struct UsageLedger: Sendable {
         counter.record(key, at: now)
     }
 
-    /// Adds everything counted so far to the store in one statement and returns how many
-    /// entries it wrote. When the store fails, the counts are kept for the next flush.
+    /// Adds everything counted so far to the store in one statement, after any flush in
+    /// progress, and returns how many entries it wrote. When the store fails, the counts are
+    /// kept for the next flush.
     @discardableResult
     func flush() async throws(RegistryError) -> Int {
-        try await write { counts throws(RegistryError) in try await store.value { try await $0.addReads(counts) } }
+        try await turn.holding { () async throws(RegistryError) in
+            try await write { counts throws(RegistryError) in try await store.value { try await $0.addReads(counts) } }
+        }
     }
 
     /// `flush` for a request, before it reads usage: on its event loop the write holds no thread.
     func flush(for call: Call) async throws(RegistryError) {
-        _ = try await write { counts throws(RegistryError) in try await call.read { try await $0.addReads(counts) } }
+        _ = try await turn.holding { () async throws(RegistryError) in
+            try await write { counts throws(RegistryError) in try await call.read { try await $0.addReads(counts) } }
+        }
     }
 
     private func write(_ add: ([(key: UsageKey, tally: UsageTally)]) async throws(RegistryError) -> Void)

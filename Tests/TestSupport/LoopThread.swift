@@ -5,24 +5,24 @@ import Testing
 
 /// An event loop on a thread of its own, as the HTTP server runs one, for starting the store's
 /// non-blocking reads where the server would and collecting their answers.
-final class LoopThread: Sendable {
-    let loop: EventLoop
+public final class LoopThread: Sendable {
+    public let loop: EventLoop
 
-    init() throws {
+    public init() throws {
         let loop = try EventLoop()
         self.loop = loop
         Thread { loop.run() }.start()
     }
 
     /// Stops the loop (closing its attachments) and waits for its thread to finish.
-    func stop() {
+    public func stop() {
         loop.stop()
         loop.waitUntilStopped()
     }
 
     /// Starts `count` reads in one task on the loop, as one turn of a server would, and returns
     /// at once; `Answers.wait` collects them.
-    func start<T: Sendable>(
+    public func start<T: Sendable>(
         _ count: Int, of type: T.Type,
         _ read: @escaping @Sendable (_ index: Int, _ done: @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
     ) -> Answers<T> {
@@ -34,7 +34,7 @@ final class LoopThread: Sendable {
     }
 
     /// `start` and `wait` in one.
-    func answers<T: Sendable>(
+    public func answers<T: Sendable>(
         _ count: Int, of type: T.Type,
         _ read: @escaping @Sendable (_ index: Int, _ done: @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
     ) -> [Result<T, any Error>] {
@@ -43,7 +43,7 @@ final class LoopThread: Sendable {
 
     /// Starts `count` calls of the store in one turn of the loop, each as a task that prefers
     /// the loop as a request's does, and returns at once; `Answers.wait` collects them.
-    func start<T: Sendable>(_ count: Int, of type: T.Type, _ call: @escaping @Sendable (_ index: Int) async throws -> T) -> Answers<T> {
+    public func start<T: Sendable>(_ count: Int, of type: T.Type, _ call: @escaping @Sendable (_ index: Int) async throws -> T) -> Answers<T> {
         start(count, of: type) { [loop] index, done in
             Task.immediate(executorPreference: loop) {
                 do { done(.success(try await call(index))) } catch { done(.failure(error)) }
@@ -52,19 +52,19 @@ final class LoopThread: Sendable {
     }
 
     /// `start` of calls and `wait` in one.
-    func answers<T: Sendable>(_ count: Int, of type: T.Type, _ call: @escaping @Sendable (_ index: Int) async throws -> T)
+    public func answers<T: Sendable>(_ count: Int, of type: T.Type, _ call: @escaping @Sendable (_ index: Int) async throws -> T)
         -> [Result<T, any Error>]
     {
         start(count, of: type, call).wait()
     }
 
     /// One call's answer.
-    func answer<T: Sendable>(of type: T.Type, _ call: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+    public func answer<T: Sendable>(of type: T.Type, _ call: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
         answers(1, of: type) { _ in try await call() }[0]
     }
 
     /// One read's answer.
-    func answer<T: Sendable>(
+    public func answer<T: Sendable>(
         of type: T.Type, _ read: @escaping @Sendable (_ done: @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
     ) -> Result<T, any Error> {
         answers(1, of: type) { _, done in read(done) }[0]
@@ -73,7 +73,7 @@ final class LoopThread: Sendable {
 
 /// The answers to reads started on a loop. Records an issue for an answer given off the
 /// loop's thread, given twice, or not given within the limit.
-final class Answers<T: Sendable>: Sendable {
+public final class Answers<T: Sendable>: Sendable {
     private let count: Int
     private let loop: EventLoop
     private let state = Mutex(State())
@@ -90,7 +90,7 @@ final class Answers<T: Sendable>: Sendable {
         self.loop = loop
     }
 
-    func record(_ index: Int, _ result: Result<T, any Error>) {
+    public func record(_ index: Int, _ result: Result<T, any Error>) {
         let onLoop = EventLoop.current === loop
         let first = state.withLock { state -> Bool in
             state.calls[index, default: 0] += 1
@@ -102,7 +102,7 @@ final class Answers<T: Sendable>: Sendable {
     }
 
     /// Every answer, in the order the reads were started; a missing one fails the test.
-    func wait(within limit: Duration = .seconds(60)) -> [Result<T, any Error>] {
+    public func wait(within limit: Duration = .seconds(60)) -> [Result<T, any Error>] {
         let deadline = DispatchTime.now() + .milliseconds(Int(limit.components.seconds) * 1000)
         for _ in 0..<count where answered.wait(timeout: deadline) == .timedOut {
             Issue.record("a read was not answered within \(limit)")
@@ -119,4 +119,4 @@ final class Answers<T: Sendable>: Sendable {
     }
 }
 
-struct Unanswered: Error {}
+public struct Unanswered: Error {}
