@@ -54,13 +54,9 @@ struct Storage: Sendable {
         }
     }
 
-    private func counted(_ error: any Error) -> RegistryError {
-        Self.counted(error, metrics)
-    }
-
     /// A store failure as the service's error, counted: a store throws `RegistryError`s, and
     /// anything else is a bug there, answered as a plain 500 without leaking its text.
-    private static func counted(_ error: any Error, _ metrics: Metrics) -> RegistryError {
+    private func counted(_ error: any Error) -> RegistryError {
         let registryError = error as? RegistryError ?? .internal()
         switch registryError.code {
         case .unavailable: metrics.recordDatabaseError(kind: "unavailable")
