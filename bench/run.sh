@@ -230,8 +230,6 @@ created_by="$(stack_psql -tA -c "SELECT CASE WHEN name = '' THEN 'token ' || id 
 content_hash="$(printf '%s\n' "SELECT encode(registry_text_sha256(registry_canonical_json(:'schema')), 'hex');" |
     stack_psql -tA -v schema="$(cat "$work/data/publish_schema.json")")"
 pgbench_script store_get_version get_version :app "$type_expr" :v
-pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :schema :token_id :created_by :force :compare_limit \
-    :content_hash "'{}'" "''"
 chown -R postgres: "$work/pglog" 2>/dev/null || true
 schema_text="$(cat "$work/data/publish_schema.json")"
 ntypes="$(wc -l <"$work/data/types.txt")"
@@ -304,7 +302,7 @@ pgbench_run() { # LABEL RUN SCRIPT -D…
         -l --log-prefix="$work/pglog/pgbench_log" --sampling-rate=0.1 -D 'utc_format=YYYY-MM-DD"T"HH24:MI:SS"Z"' \
         -D 'http_date_format=Dy, DD Mon YYYY HH24:MI:SS "GMT"' \
         -D "token_id=$token_id" -D "created_by=$created_by" -D "content_hash=\\x$content_hash" \
-        -D force=false -D compare_limit=100 "$@" schema_registry
+        -D force=false -D compare_limit=100 -D "field_paths=$field_paths" "$@" schema_registry
     statements_report "$label.$run"
 }
 # A fresh application per publish run, so every run starts from the same state and the seeded
@@ -314,6 +312,18 @@ fresh_app() {
     code="$(stack_run admin create-application --account "$account" --name "bench publish $1")"
     printf '%s %s\n' "$code" "$(stack_psql -tA -c "SELECT id FROM applications WHERE code = '$code'")"
 }
+
+# The field paths the service writes with the text: published once through the API into an
+# application of its own, then read back.
+read -r fields_app fields_app_id < <(fresh_app "field paths")
+"$python" "$bench_dir/seed.py" publish --url "$registry_a" --token "$token" --app "$fields_app" --threads 1 \
+    --data <("$python" -c 'import json, sys; print(json.dumps({"attributesType": "FieldPathsAttributes", "version": 1,
+    "jsonSchema": open(sys.argv[1], encoding="utf-8").read()}))' "$work/data/publish_schema.json")
+field_paths="$(stack_psql -tA -c "SELECT COALESCE(jsonb_agg(path ORDER BY path), '[]') FROM version_fields
+    WHERE application_id = $fields_app_id")"
+pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :schema :token_id :created_by :force :compare_limit \
+    :content_hash "'{}'" "''" :field_paths
+chown -R postgres: "$work/pglog" 2>/dev/null || true
 
 # The check scenarios: the warm GET's version, and a ~60 KB schema (gen_schemas.py) published once
 # into an application of its own, so the seeded application stays as seeded. One check of each

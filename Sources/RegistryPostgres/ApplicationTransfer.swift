@@ -154,7 +154,7 @@ public struct ApplicationTransfer: Sendable {
                     try connection.execute(
                         PostgresSchemaStore.describeVersion,
                         PostgresSchemaStore.descriptionParameters(
-                            applicationID: application.id, name, version.version, warnings: nil, fieldPaths: paths))
+                            applicationID: application.id, name, version.version, fieldPaths: paths))
                     outcome.versionsAdded += 1
                     if try Self.setState(version, of: name, in: application, connection) { outcome.statesChanged += 1 }
                 case .live(let text)? where text == Array(version.jsonSchema.utf8):

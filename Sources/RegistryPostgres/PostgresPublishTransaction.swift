@@ -24,12 +24,12 @@ struct PostgresPublishTransaction: PublishTransaction {
 
     func insert(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        metadata: VersionMetadata, comparing comparison: Comparison
+        metadata: VersionMetadata, fieldPaths: [String]?, comparing comparison: Comparison
     ) throws -> Publication {
         do {
             return try PostgresSchemaStore.reviewedPublication(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                metadata: metadata, comparing: comparison, on: connection)
+                metadata: metadata, fieldPaths: fieldPaths, comparing: comparison, on: connection)
         } catch let error as PGError {
             if error.kind == .server, let conflict = PostgresSchemaStore.publishConflict(error, attributesType: attributesType, version: version) {
                 throw conflict
@@ -38,11 +38,10 @@ struct PostgresPublishTransaction: PublishTransaction {
         }
     }
 
-    func describe(_ schema: SchemaVersion, of application: Application, warnings: [JSONValue], fieldPaths: [String]) throws {
+    func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) throws {
         _ = try connection.execute(
-            PostgresSchemaStore.describeVersion,
-            PostgresSchemaStore.descriptionParameters(
-                applicationID: application.id, schema.attributesType, schema.version, warnings: warnings, fieldPaths: fieldPaths))
+            PostgresSchemaStore.recordVersionWarnings,
+            [application.id, schema.attributesType, schema.version, JSONWriter.string(.array(warnings))])
     }
 
     func lockType(application: Application, attributesType: String) throws -> LockedType {

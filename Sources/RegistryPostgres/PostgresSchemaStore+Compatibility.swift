@@ -120,13 +120,14 @@ extension PostgresSchemaStore {
     /// statement then inserts nothing) takes the type's review lock and publishes after it.
     static func reviewedPublication(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        metadata: VersionMetadata = VersionMetadata(), comparing comparison: Comparison, on connection: PGConnection
+        metadata: VersionMetadata = VersionMetadata(), fieldPaths: [String]? = nil, comparing comparison: Comparison,
+        on connection: PGConnection
     ) throws -> Publication {
         for force in comparison.mayBeRefused ? [true] : [false, true] {
             if force { _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType]) }
             let statement = try publishStatement(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                metadata: metadata, force: force, limit: comparison.limit)
+                metadata: metadata, fieldPaths: fieldPaths, force: force, limit: comparison.limit)
             if let publication = try publication(
                 statement, on: connection, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
                 createdBy: actor.createdBy, metadata: metadata, comparing: comparison, force: force)

@@ -75,14 +75,16 @@ extension PostgresSchemaStore {
         [JSONWriter.string(.object(metadata.labels)), metadata.releaseNotes]
     }
 
-    /// The parameters of `meta_version_describe`: warnings nil leaves the stored ones.
-    static func descriptionParameters(
-        applicationID: Int64, _ attributesType: String, _ version: Int32, warnings: [JSONValue]?, fieldPaths: [String]
-    ) -> [(any PGParameter)?] {
-        [
-            applicationID, attributesType, version, warnings.map { JSONWriter.string(.array($0)) },
-            JSONWriter.string(.array(fieldPaths.map(JSONValue.string))),
-        ]
+    /// The parameters of `meta_version_describe`.
+    static func descriptionParameters(applicationID: Int64, _ attributesType: String, _ version: Int32, fieldPaths: [String])
+        -> [(any PGParameter)?]
+    {
+        [applicationID, attributesType, version, fieldPathsParameter(fieldPaths)]
+    }
+
+    /// Field paths as the statements that write them take them: a JSON array of strings.
+    static func fieldPathsParameter(_ fieldPaths: [String]) -> String {
+        JSONWriter.string(.array(fieldPaths.map(JSONValue.string)))
     }
 
     /// Three columns from `column`: labels (jsonb as text), release notes, warnings (jsonb as text).
@@ -122,4 +124,5 @@ extension PostgresSchemaStore {
     static let writeTypeMetadata = PGStatement(file: "meta_type_write")
     static let writeVersionMetadata = PGStatement(file: "meta_version_write")
     static let describeVersion = PGStatement(file: "meta_version_describe")
+    static let recordVersionWarnings = PGStatement(file: "meta_version_warnings")
 }

@@ -91,7 +91,7 @@ public struct FieldPathBackfill: Sendable {
                 paths = []
             }
             let parameters = PostgresSchemaStore.descriptionParameters(
-                applicationID: applicationID, attributesType, version, warnings: nil, fieldPaths: paths)
+                applicationID: applicationID, attributesType, version, fieldPaths: paths)
             _ = try pool.run(StoreStatement(statement: PostgresSchemaStore.describeVersion, parameters: parameters, retry: .write) { _ in () })
         }
         return rows.count

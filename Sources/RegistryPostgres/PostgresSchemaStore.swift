@@ -41,10 +41,11 @@ public struct PostgresSchemaStore: SchemaStore {
     /// The statement and parameters for a next-free or explicit publish: the publisher
     /// (`created_by_token_id`, `created_by`) after the text, then `force` (insert whatever the
     /// policy, for a caller that reviews before committing), the limit of earlier texts and
-    /// the content identity (`CanonicalJSON.contentHash`).
+    /// the content identity (`CanonicalJSON.contentHash`), the labels and release notes, and the
+    /// field paths (nil: left to the backfill).
     static func publishStatement(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        metadata: VersionMetadata = VersionMetadata(), force: Bool, limit: Int
+        metadata: VersionMetadata = VersionMetadata(), fieldPaths: [String]? = nil, force: Bool, limit: Int
     ) throws(RegistryError) -> (PGStatement, [(any PGParameter)?]) {
         // The content identity is computed here rather than by the insert trigger: a byte scan
         // is much cheaper than the database's regular expression.
@@ -54,14 +55,14 @@ public struct PostgresSchemaStore: SchemaStore {
             return (
                 publishNextFree,
                 [application.id, attributesType, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
-                    + metadataParameters(metadata)
+                    + metadataParameters(metadata) + [fieldPaths.map(fieldPathsParameter)]
             )
         case .explicit(let number):
             guard number >= 1 else { throw .invalidArgument("version must be between 1 and 2147483647") }
             return (
                 publishExplicit,
                 [application.id, attributesType, number, jsonSchema, actor.tokenID, actor.createdBy, force, clamped(limit), contentHash]
-                    + metadataParameters(metadata)
+                    + metadataParameters(metadata) + [fieldPaths.map(fieldPathsParameter)]
             )
         }
     }

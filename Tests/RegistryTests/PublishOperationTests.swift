@@ -10,14 +10,15 @@ import Testing
 
     static func publish(
         _ store: MemoryStore, _ text: String, version: VersionRequest = .nextFree, once claim: IdempotencyClaim? = nil,
-        answer: String = "ok", review: (Publication) throws -> Void = { _ in }
+        answer: String = "ok", warnings: [JSONValue] = [], fieldPaths: [String]? = nil,
+        review: (Publication) throws -> Void = { _ in }
     ) throws -> PublishOutcome {
         try store.publish(
             application: application, attributesType: "Flight", version: version, jsonSchema: text, by: .cli,
-            comparing: Comparison(limit: 100), once: claim,
+            fieldPaths: fieldPaths, comparing: Comparison(limit: 100), once: claim,
             response: { publication in
                 try review(publication)
-                return PublishAnswer(body: Array(answer.utf8), auditDetails: ["answer": .string(answer)])
+                return PublishAnswer(body: Array(answer.utf8), auditDetails: ["answer": .string(answer)], warnings: warnings)
             })
     }
 
@@ -37,6 +38,14 @@ import Testing
         #expect(store.committed.audit.map(\.version) == [1, 2])
         #expect(store.committed.audit.allSatisfy { $0.action == .publish && $0.details["answer"] == .string("ok") })
         #expect(throws: RegistryError.alreadyExists("version 2 exists")) { try Self.publish(store, Self.a, version: .explicit(2)) }
+    }
+
+    @Test func fieldPathsGoWithTheInsertAndOnlyAnswersWithWarningsRewriteTheVersion() throws {
+        let store = MemoryStore()
+        _ = try Self.publish(store, Self.a, fieldPaths: ["title"])
+        _ = try Self.publish(store, Self.b, warnings: ["careful"])
+        #expect(store.committed.fieldPaths == [1: ["title"], 2: nil])
+        #expect(store.committed.warnings == [2: ["careful"]])
     }
 
     @Test func aClaimedKeyReplaysItsResponseAndRefusesAnotherBody() throws {
@@ -88,6 +97,9 @@ final class MemoryStore: PublishingStore {
         var counter: Int32 = 0
         var keys: [ExactName: StoredResponse] = [:]
         var audit: [AuditRecord] = []
+        /// What each version was inserted with, and the warnings recorded for it.
+        var fieldPaths: [Int32: [String]?] = [:]
+        var warnings: [Int32: [JSONValue]] = [:]
     }
 
     private(set) var committed = State()
@@ -113,7 +125,7 @@ final class MemoryStore: PublishingStore {
 
         func insert(
             application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-            metadata: VersionMetadata, comparing comparison: Comparison
+            metadata: VersionMetadata, fieldPaths: [String]?, comparing comparison: Comparison
         ) throws -> Publication {
             let number: Int32
             switch version {
@@ -124,6 +136,7 @@ final class MemoryStore: PublishingStore {
                 throw RegistryError.alreadyExists("version \(number) exists")
             }
             state.counter = max(state.counter, number)
+            state.fieldPaths[number] = .some(fieldPaths)
             let newest = state.versions.last.map {
                 EarlierSchema(version: $0.version, contentHash: CanonicalJSON.contentHash($0.jsonSchema), jsonSchema: $0.jsonSchema)
             }
@@ -141,7 +154,9 @@ final class MemoryStore: PublishingStore {
 
         func record(_ record: AuditRecord) throws { state.audit.append(record) }
 
-        func describe(_ schema: SchemaVersion, of application: Application, warnings: [JSONValue], fieldPaths: [String]) throws {}
+        func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) throws {
+            state.warnings[schema.version] = warnings
+        }
 
         func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) throws {
             guard let hash = claimedHashes[ExactName(claim.key)] else { throw RegistryError.internal("recorded an unclaimed key") }

@@ -62,13 +62,10 @@ public struct PublishAnswer: Sendable {
     public let auditDetails: JSONObject
     /// The answer's warnings, stored with the version.
     public let warnings: [JSONValue]
-    /// The version's field paths (`FormDescriptor.fieldPaths`), stored for search.
-    public let fieldPaths: [String]
 
-    public init(body: [UInt8], auditDetails: JSONObject, warnings: [JSONValue] = [], fieldPaths: [String] = []) {
+    public init(body: [UInt8], auditDetails: JSONObject, warnings: [JSONValue] = []) {
         self.body = body
         self.auditDetails = auditDetails
         self.warnings = warnings
-        self.fieldPaths = fieldPaths
     }
 }

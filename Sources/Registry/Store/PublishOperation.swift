@@ -21,11 +21,12 @@ extension PublishingStore {
     /// Throws `.alreadyExists` when the (type, version) pair was ever published (deleted
     /// versions included) and `.invalidArgument` when no version is free.
     ///
-    /// `metadata` (labels, release notes) is written with the version; the answer's warnings
-    /// and field paths are stored with it before the commit.
+    /// `metadata` (labels, release notes) and `fieldPaths` (nil: left to the store's backfill)
+    /// are written with the version; the answer's warnings are stored with it before the commit.
     public func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        metadata: VersionMetadata = VersionMetadata(), comparing comparison: Comparison, once claim: IdempotencyClaim?,
+        metadata: VersionMetadata = VersionMetadata(), fieldPaths: [String]? = nil, comparing comparison: Comparison,
+        once claim: IdempotencyClaim?,
         returningIdenticalNewest: Bool = false, response: (Publication) throws -> PublishAnswer
     ) throws -> PublishOutcome {
         let contentHash = returningIdenticalNewest ? CanonicalJSON.contentHash(jsonSchema) : nil
@@ -41,9 +42,9 @@ extension PublishingStore {
                 }
                 let publication = try transaction.insert(
                     application: application, attributesType: attributesType, version: effective, jsonSchema: jsonSchema, by: actor,
-                    metadata: metadata, comparing: comparison)
+                    metadata: metadata, fieldPaths: fieldPaths, comparing: comparison)
                 let answer = try response(publication)
-                try transaction.describe(publication.schema, of: application, warnings: answer.warnings, fieldPaths: answer.fieldPaths)
+                if !answer.warnings.isEmpty { try transaction.recordWarnings(answer.warnings, of: publication.schema, in: application) }
                 try transaction.record(
                     AuditRecord(
                         accountID: application.accountID, actor: actor, action: .publish, applicationID: application.id,

@@ -20,16 +20,18 @@ public protocol PublishTransaction {
     /// it with what it must be compared with, read in the same snapshot. A publish that the
     /// review may refuse (`comparison.mayBeRefused`, or a policy that rejects) takes the type's
     /// review lock first, so concurrent reviewed publishes of a type are reviewed one after the
-    /// other. Throws `.alreadyExists` when the version was ever published (deleted versions
-    /// included) and `.invalidArgument` when no version is free.
+    /// other. `fieldPaths` (`FormDescriptor.fieldPaths`) are written with the version, for
+    /// search; nil leaves them to the store's backfill. Throws `.alreadyExists` when the version
+    /// was ever published (deleted versions included) and `.invalidArgument` when no version is
+    /// free.
     func insert(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        metadata: VersionMetadata, comparing comparison: Comparison
+        metadata: VersionMetadata, fieldPaths: [String]?, comparing comparison: Comparison
     ) throws -> Publication
 
-    /// Stores what the review of a version just inserted found: the warnings it answered and
-    /// the field paths that search looks through.
-    func describe(_ schema: SchemaVersion, of application: Application, warnings: [JSONValue], fieldPaths: [String]) throws
+    /// Stores the warnings the review of a version just inserted answered; called only when
+    /// there are some, so a publish without warnings rewrites no row.
+    func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) throws
 
     /// Takes the type's review lock and then its version counter, and only then reads the
     /// type's newest live version, so it sees every publish of the type that committed before.

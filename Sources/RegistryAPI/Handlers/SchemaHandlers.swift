@@ -126,7 +126,8 @@ enum SchemaHandlers {
         }
         let outcome = try call.store.publish(
             application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, by: call.actor, metadata: request.metadata, comparing: outlines.comparison, once: claim,
+            jsonSchema: request.jsonSchema, by: call.actor, metadata: request.metadata,
+            fieldPaths: FormBuilder.form(for: submitted.document).fieldPaths, comparing: outlines.comparison, once: claim,
             returningIdenticalNewest: request.returnExisting,
             response: { publication throws(RegistryError) in
                 let review = try review(publication)
@@ -137,9 +138,7 @@ enum SchemaHandlers {
                     fields["existing"] = .bool(false)
                     body = .object(fields)
                 }
-                return PublishAnswer(
-                    body: JSONResponse.body(body), auditDetails: review.auditDetails, warnings: review.checks.warnings,
-                    fieldPaths: FormBuilder.form(for: submitted.document).fieldPaths)
+                return PublishAnswer(body: JSONResponse.body(body), auditDetails: review.auditDetails, warnings: review.checks.warnings)
             })
         switch outcome {
         case .published(_, let body):

@@ -114,15 +114,16 @@ struct Storage: Sendable {
 
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
-        metadata: VersionMetadata, comparing comparison: Comparison, once claim: IdempotencyClaim?, returningIdenticalNewest: Bool,
-        response: (Publication) throws(RegistryError) -> PublishAnswer
+        metadata: VersionMetadata, fieldPaths: [String], comparing comparison: Comparison, once claim: IdempotencyClaim?,
+        returningIdenticalNewest: Bool, response: (Publication) throws(RegistryError) -> PublishAnswer
     ) throws(RegistryError) -> PublishOutcome {
         // Publishing moves `latest` at once on this replica; other replicas learn it from the feed.
         defer { caches.forget(CommittedChange(applicationID: application.id, kind: .published, attributesType: attributesType, version: nil)) }
         return try run {
             try $0.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
-                metadata: metadata, comparing: comparison, once: claim, returningIdenticalNewest: returningIdenticalNewest,
+                metadata: metadata, fieldPaths: fieldPaths, comparing: comparison, once: claim,
+                returningIdenticalNewest: returningIdenticalNewest,
                 response: response)
         }
     }

@@ -21,9 +21,17 @@ WITH RECURSIVE policy (mode, enforce, floor, source, updated) AS (
 ), inserted AS (
     INSERT INTO schema_versions (
         application_id, attributes_type, version, json_schema, created_by_token_id, created_by, content_sha256,
-        labels, release_notes)
-    SELECT $1::bigint, $2::text, $3::integer, $4::text, $5::bigint, $6::text, $9::bytea, $10::jsonb, $11::text FROM counter
+        labels, release_notes, fields_indexed)
+    SELECT $1::bigint, $2::text, $3::integer, $4::text, $5::bigint, $6::text, $9::bytea, $10::jsonb, $11::text, $12::jsonb IS NOT NULL FROM counter
     RETURNING version, created, schema_sha256
+-- fields: the version's field paths for search ($12, a JSON array of strings), written with it:
+-- NULL leaves them to the startup backfill. version_fields' key refers to the row inserted
+-- above, which the key's check (run at the end of the statement) sees.
+), fields AS (
+    INSERT INTO version_fields (application_id, attributes_type, version, path)
+    SELECT $1::bigint, $2::text, inserted.version, paths.path
+    FROM inserted CROSS JOIN jsonb_array_elements_text($12::jsonb) AS paths (path)
+    ON CONFLICT DO NOTHING
 -- distinct_hashes: every distinct schema_sha256 among the type's live versions, by a loose index
 -- scan of schema_versions_live_content: each step descends the index to the first hash above the
 -- previous one, one descent per distinct text (DISTINCT ON would read every live version). The
