@@ -145,16 +145,13 @@ public struct ApplicationTransfer: Sendable {
             for version in type.versions {
                 switch existing[version.version] {
                 case nil:
+                    // With its field paths for search, as a publish stores them (the text passed the rules above).
+                    let paths = FormBuilder.form(for: try SchemaRules.readStored(version.jsonSchema)).fieldPaths
                     try connection.execute(
                         Self.insertLive,
                         [application.id, name, version.version, version.jsonSchema, version.created, version.createdBy]
-                            + PostgresSchemaStore.metadataParameters(version.metadata) + [JSONWriter.string(.array(version.warnings))])
-                    // Its field paths for search, as a publish stores them (the text passed the rules above).
-                    let paths = FormBuilder.form(for: try SchemaRules.readStored(version.jsonSchema)).fieldPaths
-                    try connection.execute(
-                        PostgresSchemaStore.describeVersion,
-                        PostgresSchemaStore.descriptionParameters(
-                            applicationID: application.id, name, version.version, fieldPaths: paths))
+                            + PostgresSchemaStore.metadataParameters(version.metadata)
+                            + [JSONWriter.string(.array(version.warnings)), PostgresSchemaStore.fieldPathsParameter(paths)])
                     outcome.versionsAdded += 1
                     if try Self.setState(version, of: name, in: application, connection) { outcome.statesChanged += 1 }
                 case .live(let text)? where text == Array(version.jsonSchema.utf8):

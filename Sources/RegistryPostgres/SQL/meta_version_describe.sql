@@ -1,5 +1,5 @@
 -- Stores a live version's field paths ($4, a JSON array of strings) for search, for a version
--- written without them (an import, or a publish before search existed: the startup backfill).
+-- written without them (a publish before search existed, or one that passed none: the startup backfill).
 WITH fields AS (
     INSERT INTO version_fields (application_id, attributes_type, version, path)
     SELECT $1::bigint, $2::text, $3::integer, paths.path

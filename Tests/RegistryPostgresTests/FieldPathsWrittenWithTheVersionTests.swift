@@ -3,14 +3,15 @@ import RegistryPostgres
 import Testing
 import TestSupport
 
-/// A publish writes its version's field paths in the statement that inserts the version, and
-/// rewrites the version's row afterwards only to store warnings.
-@Suite struct PublishWritesFieldsTests {
+/// A publish or an import writes its version's field paths in the statement that inserts the
+/// version; a publish rewrites the version's row afterwards only to store warnings.
+@Suite struct FieldPathsWrittenWithTheVersionTests {
     static let text = #"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}"#
 
     /// The command (within its transaction) that wrote the live row of the version and of its
     /// counter, its field paths, and whether it counts as indexed. The publish statement writes
-    /// the counter, so a version row written by a later command was rewritten after its insert.
+    /// the counter, so a version row written by a later command was rewritten after its insert;
+    /// an import writes the counter with the command before the version's insert.
     static let written = PGStatement(
         "test_publish_written",
         """
@@ -48,5 +49,29 @@ import TestSupport
         let f = try Fixture()
         let row = try publish(f, "Later", fieldPaths: nil, warnings: [])
         #expect(row[2] == "false" && row[4] == nil)
+    }
+
+    /// Counts every rewrite of a version's row in the test's own database.
+    static let countRewrites = """
+        CREATE TABLE test_version_rewrites (attributes_type text, version integer);
+        CREATE FUNCTION test_note_rewrite() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN INSERT INTO test_version_rewrites VALUES (NEW.attributes_type, NEW.version); RETURN NEW; END $$;
+        CREATE TRIGGER test_note_rewrite BEFORE UPDATE ON schema_versions FOR EACH ROW EXECUTE FUNCTION test_note_rewrite();
+        """
+
+    @Test func anImportWritesFieldPathsWithItsInsert() throws {
+        let f = try Fixture()
+        _ = try publish(f, "Moved", fieldPaths: ["b", "a"], warnings: [])
+        let transfer = ApplicationTransfer(pool: f.pool)
+        let exported = try transfer.export(applicationCode: f.application.code)
+        _ = try f.pool.withConnection { try $0.simpleQuery(Self.countRewrites) }
+        let target = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
+        #expect(try transfer.importing(exported, intoApplicationCode: target.code, dryRun: false).versionsAdded == 1)
+        let rewrites = try f.pool.withConnection { try $0.simpleQuery("SELECT count(*)::text FROM test_version_rewrites") }
+        #expect(rewrites.rows.first?.values.first == "0", "the imported version's row was rewritten after its insert")
+        let row = try f.pool.withConnection { try $0.execute(Self.written, [target.id, "Moved"]).rows[0].values }
+        #expect(row[2] == "true")
+        let paths = try #require(row[4]).split(separator: ",")
+        #expect(paths.count == 2 && paths.allSatisfy { $0.hasSuffix("@\(row[0]!)") }, "the field rows come from the version's insert")
     }
 }
