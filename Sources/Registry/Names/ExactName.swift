@@ -33,19 +33,6 @@ public struct ExactName: Hashable, Sendable, CustomStringConvertible {
     public var description: String { text }
 }
 
-extension String {
-    /// Whether both strings are the same sequence of Unicode scalars (the same UTF-8 bytes):
-    /// the identity of a name. `==` is canonical equivalence, which is not.
-    public func hasSameBytes(as other: String) -> Bool {
-        let (mine, theirs) = (utf8, other.utf8)
-        guard mine.count == theirs.count else { return false }
-        let compared = mine.withContiguousStorageIfAvailable { mineBytes in
-            theirs.withContiguousStorageIfAvailable { theirBytes in mineBytes.elementsEqual(theirBytes) }
-        }
-        return (compared ?? nil) ?? mine.elementsEqual(theirs)
-    }
-}
-
 extension StringProtocol {
     /// Whether the UTF-8 bytes start with `prefix`'s. `hasPrefix` compares Characters, so a
     /// combining mark after the prefix would hide it, and an equivalent spelling would match.
@@ -58,9 +45,18 @@ extension StringProtocol {
         utf8.count >= suffix.utf8.count && utf8.reversed().starts(with: suffix.utf8.reversed())
     }
 
-    /// Whether both are the same UTF-8 bytes (`==` is canonical equivalence).
+    /// Whether both are the same sequence of Unicode scalars (the same UTF-8 bytes): the
+    /// identity of a name. `==` is canonical equivalence, which is not. Lengths first: most
+    /// comparisons (a path segment against a route's literal) differ there. Inlinable, so each
+    /// caller gets it specialised for its string types.
+    @inlinable
     public func hasSameBytes(as other: some StringProtocol) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        let (mine, theirs) = (utf8, other.utf8)
+        guard mine.count == theirs.count else { return false }
+        let compared = mine.withContiguousStorageIfAvailable { mineBytes in
+            theirs.withContiguousStorageIfAvailable { theirBytes in mineBytes.elementsEqual(theirBytes) }
+        }
+        return (compared ?? nil) ?? mine.elementsEqual(theirs)
     }
 }
 

@@ -22,19 +22,30 @@ struct Router: Sendable {
     }
 
     let routes: [Route]
+    /// The positions in `routes` of the templates with each number of segments, in table
+    /// order: a path is tried only against templates as long as it is, and no route is
+    /// copied until one matches.
+    private let positionsBySegmentCount: [Int: [Int]]
+
+    init(routes: [Route]) {
+        self.routes = routes
+        positionsBySegmentCount = Dictionary(grouping: routes.indices) { routes[$0].template.segments.count }
+    }
 
     func match(method: String, path: String) -> Outcome {
         guard path.hasBytePrefix("/") else { return .notFound }
         // Split as bytes: splitting by Character would walk grapheme clusters for nothing.
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
             .map { Substring($0) }
+        guard let positions = positionsBySegmentCount[segments.count] else { return .notFound }
         var allowed: [String] = []
         // The first template that matches decides the resource: a literal listed earlier
         // (`…/latest`) hides a parameter template (`…/{version}`) that would also match, so
         // its methods, not the parameter route's, are the ones allowed.
         var resource: String?
-        for route in routes {
-            guard let parameters = route.template.match(segments) else { continue }
+        for position in positions {
+            guard let parameters = routes[position].template.match(segments) else { continue }
+            let route = routes[position]
             if let resource, !resource.hasSameBytes(as: route.template.text) { continue }
             resource = route.template.text
             if route.method.hasSameBytes(as: method) || (method.hasSameBytes(as: "HEAD") && route.method.hasSameBytes(as: "GET")) {
@@ -56,6 +67,8 @@ struct PathTemplate: Sendable {
 
     let text: String
     let segments: [Segment]
+    /// How many segments are parameters: the size of a match's dictionary, made once.
+    let parameterCount: Int
 
     init(_ text: String) {
         self.text = text
@@ -65,6 +78,7 @@ struct PathTemplate: Sendable {
             let rest = piece[piece.index(after: close)...]
             return .parameter(name: name, action: rest.isEmpty ? nil : String(rest))
         }
+        parameterCount = segments.count { if case .parameter = $0 { true } else { false } }
     }
 
     /// The parameters of `raw` when it matches. Literals and action suffixes are compared
@@ -81,7 +95,7 @@ struct PathTemplate: Sendable {
                 if index == segments.count - 1, piece.utf8.contains(UInt8(ascii: ":")) { return nil }
             }
         }
-        var parameters: [String: String] = [:]
+        var parameters = [String: String](minimumCapacity: parameterCount)
         for (segment, piece) in zip(segments, raw) {
             guard case .parameter(let name, let action) = segment else { continue }
             parameters[name] = action.map { String(Substring(piece.utf8.dropLast($0.utf8.count))) } ?? String(piece)
