@@ -230,7 +230,6 @@ created_by="$(stack_psql -tA -c "SELECT CASE WHEN name = '' THEN 'token ' || id 
 content_hash="$(printf '%s\n' "SELECT encode(registry_text_sha256(registry_canonical_json(:'schema')), 'hex');" |
     stack_psql -tA -v schema="$(cat "$work/data/publish_schema.json")")"
 pgbench_script store_get_version get_version :app "$type_expr" :v
-chown -R postgres: "$work/pglog" 2>/dev/null || true
 schema_text="$(cat "$work/data/publish_schema.json")"
 ntypes="$(wc -l <"$work/data/types.txt")"
 app_id="$(stack_psql -tA -c "SELECT id FROM applications WHERE code = '$app'")"
@@ -323,6 +322,7 @@ field_paths="$(stack_psql -tA -c "SELECT COALESCE(jsonb_agg(path ORDER BY path),
     WHERE application_id = $fields_app_id")"
 pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :schema :token_id :created_by :force :compare_limit \
     :content_hash "'{}'" "''" :field_paths
+# pgbench runs as postgres: it reads both scripts here and writes its logs beside them.
 chown -R postgres: "$work/pglog" 2>/dev/null || true
 
 # The check scenarios: the warm GET's version, and a ~60 KB schema (gen_schemas.py) published once
