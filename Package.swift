@@ -35,12 +35,13 @@ let package = Package(
         .target(name: "Striping"),
         .systemLibrary(name: "CEpoll"),
         .target(name: "EventLoop", dependencies: ["CEpoll"]),
-        .target(name: "Registry", dependencies: ["CLibCrypto"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Registry", dependencies: ["CLibCrypto"], swiftSettings: requestTasks, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwiftReader", dependencies: ["Registry"]),
         .target(
             name: "RegistryPostgres",
             dependencies: ["Registry", "CLibPQ", "EventLoop"],
             exclude: ["SQL"],
+            swiftSettings: requestTasks,
             plugins: ["EmbeddedFilesPlugin"]
         ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Striping", "EventLoop"], swiftSettings: requestTasks),
@@ -75,11 +76,11 @@ let package = Package(
             dependencies: ["Registry", "RegistryPostgres", "HTTPServer", "RegistryAPI", "EventLoop"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"]),
+        .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport"], swiftSettings: requestTasks),
         .testTarget(name: "SwiftReaderTests", dependencies: ["SwiftReader", "Registry", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "TestSupport"], swiftSettings: requestTasks),
-        .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "EventLoop", "TestSupport"]),
+        .testTarget(name: "RegistryPostgresTests", dependencies: ["RegistryPostgres", "EventLoop", "TestSupport"], swiftSettings: requestTasks),
         .testTarget(name: "RegistryAPITests", dependencies: ["RegistryAPI", "RegistryPostgres", "TestSupport"], swiftSettings: requestTasks),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["schema-registry", "Registry"]),

@@ -231,10 +231,7 @@ public final class ConnectionPool: Sendable {
                 checkin(connection)
                 return value
             } catch let error as PGError {
-                checkin(connection)
-                // A lost session usually means a restart or a failover: the idle ones are dead
-                // or on the wrong server too.
-                if error.sqlState?.condemnsSession == true || error.isConnectionLoss { discardIdle() }
+                checkin(connection, after: error)
                 if attempt == 1 && retry.allowsRetry(after: error) {
                     attempt += 1
                     continue
@@ -263,7 +260,9 @@ public final class ConnectionPool: Sendable {
 
     // MARK: - Internals
 
-    private func checkout() throws -> PGConnection {
+    /// A session lent until `checkin`: an idle one, or a new one while fewer than `poolSize`
+    /// are open, waiting at most `acquireTimeout`.
+    func checkout() throws -> PGConnection {
         let deadline = ContinuousClock.now + config.acquireTimeout
         while true {
             let grant = lock.wait(until: deadline) { state -> Grant? in
@@ -304,9 +303,16 @@ public final class ConnectionPool: Sendable {
         }
     }
 
+    /// Takes a session back after `error`. A lost session usually means a restart or a
+    /// failover: the idle ones are dead or on the wrong server too, and are closed with it.
+    func checkin(_ connection: PGConnection, after error: any Error) {
+        checkin(connection)
+        if let error = error as? PGError, error.sqlState?.condemnsSession == true || error.isConnectionLoss { discardIdle() }
+    }
+
     /// Takes a session back; keeps it only if it is healthy and outside any transaction. A
     /// dropped session is finished when the caller's last reference goes, outside the lock.
-    private func checkin(_ connection: PGConnection) {
+    func checkin(_ connection: PGConnection) {
         let keep = connection.isUsable && connection.isIdle
         let parked = Parked(connection: connection)
         lock.withLock { state, _ in

@@ -20,9 +20,14 @@ final class LoopSession {
     /// closed once answered, so the next session may find a standby again.
     var retiring = false
     let openedAt = ContinuousClock.now
+    /// Opened for transactions: it takes no shared reads and serves one transaction at a time.
+    let forTransactions: Bool
+    /// Lent to a transaction now (`LoopSessions.lease`).
+    var isLeased = false
 
-    init(_ connection: PGConnection) {
+    init(_ connection: PGConnection, forTransactions: Bool = false) {
         self.connection = connection
+        self.forTransactions = forTransactions
         self.descriptor = connection.socketDescriptor
     }
 

@@ -15,6 +15,11 @@ import Registry
 /// committed; a session that becomes readable while idle is being closed by the server and is
 /// dropped. Every answer runs on the loop's thread.
 ///
+/// A transaction leases a session of its own (`lease`): sessions opened for transactions never
+/// take shared reads, and each serves one transaction at a time, from BEGIN to COMMIT, so the
+/// transaction's task waits for its statements holding the session and no thread. At most
+/// `loopTransactions` are open; a lease waits at most `acquireTimeout` for one.
+///
 /// `@unchecked Sendable`: everything runs on the loop's thread (tasks, readiness handlers,
 /// ticks, `close`); other threads reach it only through `loop.execute`.
 final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
@@ -24,7 +29,9 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     private let pool: ConnectionPool
     private var sessions: [LoopSession] = []
     private var connecting = 0
+    private var connectingForTransactions = 0
     private var waiting = FIFO<LoopStatement>()
+    private var leases = FIFO<LeaseRequest>()
     private var serveScheduled = false
     private var closed = false
     private var reported = LoopSessionStats(open: 0, inFlight: 0, waiting: 0)
@@ -78,7 +85,47 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             for read in session.reads.removeAll() { read.answer(.failure(Self.shuttingDown)) }
         }
         for read in waiting.removeAll() { read.answer(.failure(Self.shuttingDown)) }
+        for request in leases.removeAll() { request.grant(.failure(Self.shuttingDown)) }
         publish()
+    }
+
+    // MARK: - Leases
+
+    /// Lends a transaction session for one transaction; `grant` gets it on the loop's thread,
+    /// or the refusal: shutting down, busy past `acquireTimeout`, or the database unreachable.
+    func lease(then grant: @escaping @Sendable (Result<LeasedSession, any Error>) -> Void) {
+        let request = LeaseRequest(deadline: .now + config.acquireTimeout, grant: grant)
+        guard !closed else { return request.grant(.failure(Self.shuttingDown)) }
+        leases.append(request)
+        serve()
+    }
+
+    /// Sends one statement of the transaction holding `session`; a session dropped meanwhile
+    /// (lost, timed out, closing) fails it as lost, so the transaction ends.
+    func send(_ statement: LoopStatement, on lease: LeasedSession) {
+        guard EventLoop.current === loop else {
+            if !loop.execute({ self.send(statement, on: lease) }) { statement.answer(.failure(Self.shuttingDown)) }
+            return
+        }
+        let session = lease.session
+        guard !closed, sessions.contains(where: { $0 === session }) else {
+            return statement.answer(.failure(PGError(kind: .connectionLost, statement: statement.statement.name, debugDetail: "the transaction's session was closed")))
+        }
+        send(statement, on: session)
+    }
+
+    /// Takes a leased session back: kept for the next transaction when it is outside any
+    /// transaction and owes nothing, else closed.
+    func release(_ lease: LeasedSession) {
+        guard EventLoop.current === loop else {
+            loop.execute { self.release(lease) }
+            return
+        }
+        let session = lease.session
+        session.isLeased = false
+        let clean = session.reads.isEmpty && session.connection.isUsable && session.connection.isIdle
+        if !clean && sessions.contains(where: { $0 === session }) { remove(session) }
+        serve()
     }
 
     // MARK: - Deadlines
@@ -87,6 +134,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     /// reads are queued and sent in order with one timeout each, so those come first.
     var nextDeadline: ContinuousClock.Instant? {
         var earliest = waiting.first?.deadline
+        if let deadline = leases.first?.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         for session in sessions {
             if let deadline = session.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
@@ -107,6 +155,11 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             let cause = RegistryError.Cause(kind: "acquire_timeout", statement: read.statement.name)
             read.answer(.failure(ConnectionPool.noSessionInTime.caused(by: cause)))
         }
+        while let request = leases.first, request.deadline <= now {
+            _ = leases.popFirst()
+            let cause = RegistryError.Cause(kind: "acquire_timeout", statement: ConnectionPool.begin.name)
+            request.grant(.failure(ConnectionPool.noSessionInTime.caused(by: cause)))
+        }
         serve()
     }
 
@@ -117,20 +170,36 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         serve()
     }
 
-    /// Sends waiting reads to the least busy sessions with room, then opens sessions while reads
-    /// are waiting or in flight and fewer than `loopSessions` are open or opening.
+    /// Sends waiting reads to the least busy sessions with room and lends idle transaction
+    /// sessions to waiting leases, then opens sessions: for reads while reads are waiting or in
+    /// flight and fewer than `loopSessions` are open or opening, for transactions while leases
+    /// wait and fewer than `loopTransactions` are.
     private func serve() {
         guard !closed else { return }
         while !waiting.isEmpty, let session = sessionWithRoom(), let read = waiting.popFirst() {
             send(read, on: session)
         }
-        let busy = !waiting.isEmpty || sessions.contains { !$0.reads.isEmpty }
-        while busy && sessions.count + connecting < config.loopSessions { open() }
+        while !leases.isEmpty, let session = sessions.first(where: { $0.forTransactions && !$0.isLeased }),
+            let request = leases.popFirst()
+        {
+            session.isLeased = true
+            request.grant(.success(LeasedSession(sessions: self, session: session)))
+        }
+        let readSessions = sessions.filter { !$0.forTransactions }
+        let busy = !waiting.isEmpty || readSessions.contains { !$0.reads.isEmpty }
+        while busy && readSessions.count + connecting < config.loopSessions { open(forTransactions: false) }
+        let transactionSessions = sessions.count - readSessions.count + connectingForTransactions
+        if leases.count > connectingForTransactions && transactionSessions < config.loopTransactions {
+            for _ in 0..<min(leases.count - connectingForTransactions, config.loopTransactions - transactionSessions) {
+                open(forTransactions: true)
+            }
+        }
         publish()
     }
 
     private func sessionWithRoom() -> LoopSession? {
-        sessions.filter { $0.reads.count < config.loopReadsInFlight && !$0.retiring }.min { $0.reads.count < $1.reads.count }
+        sessions.filter { $0.reads.count < config.loopReadsInFlight && !$0.retiring && !$0.forTransactions }
+            .min { $0.reads.count < $1.reads.count }
     }
 
     private func send(_ read: LoopStatement, on session: LoopSession) {
@@ -146,6 +215,11 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             try session.connection.sendPipelined(read.statement, read.parameters)
         } catch {
             guard !session.connection.isUsable else { return read.answer(.failure(error)) }
+            // A transaction's statement belongs to its session: it fails with it.
+            if session.forTransactions {
+                read.answer(.failure(error))
+                return drop(session, failing: error)
+            }
             // Nothing reached the server: the read keeps its place and its retry.
             waiting.prepend(read)
             return drop(session, failing: error)
@@ -254,8 +328,8 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     // MARK: - Opening sessions
 
     /// Opens a session on a background thread and hands it to the loop.
-    private func open() {
-        connecting += 1
+    private func open(forTransactions: Bool) {
+        if forTransactions { connectingForTransactions += 1 } else { connecting += 1 }
         let pool = self.pool
         let loop = self.loop
         let thread = Thread {
@@ -266,19 +340,19 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
                     return connection
                 })
             // A stopped loop takes no task; the session is then closed on this thread.
-            loop.execute { self.adopt(opened) }
+            loop.execute { self.adopt(opened, forTransactions: forTransactions) }
         }
         thread.name = "registry-loop-connect"
         thread.start()
     }
 
-    private func adopt(_ opened: Opened) {
-        connecting -= 1
+    private func adopt(_ opened: Opened, forTransactions: Bool) {
+        if forTransactions { connectingForTransactions -= 1 } else { connecting -= 1 }
         var failure: PGError?
         switch opened.result {
         case .success(let connection):
             guard !closed else { return }
-            let session = LoopSession(connection)
+            let session = LoopSession(connection, forTransactions: forTransactions)
             do {
                 try loop.watch(session.descriptor, interest: .read) { readiness in self.handle(readiness, of: session) }
                 sessions.append(session)
@@ -291,9 +365,12 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         if let failure {
             pool.noteConnectFailure(failure)
             // Fail fast when no session can take the waiting reads; otherwise they wait for one.
-            if sessions.isEmpty && connecting == 0 {
-                let refusal = pool.refusal(after: failure)
+            let refusal = pool.refusal(after: failure)
+            if !sessions.contains(where: { !$0.forTransactions }) && connecting == 0 {
                 for read in waiting.removeAll() { read.answer(.failure(refusal)) }
+            }
+            if !sessions.contains(where: { $0.forTransactions }) && connectingForTransactions == 0 {
+                for request in leases.removeAll() { request.grant(.failure(refusal)) }
             }
         }
         serve()
@@ -306,6 +383,12 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         pool.loopFigures.move(from: reported, to: now)
         reported = now
     }
+}
+
+/// A lease waiting for a transaction session.
+private struct LeaseRequest {
+    let deadline: ContinuousClock.Instant
+    let grant: @Sendable (Result<LeasedSession, any Error>) -> Void
 }
 
 /// A session opened for a loop on a background thread. `@unchecked Sendable`: that thread

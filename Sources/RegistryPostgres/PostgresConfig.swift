@@ -23,6 +23,9 @@ public struct PostgresConfig: Sendable, Equatable {
     public var loopReadsInFlight: Int
     /// Most reads one loop keeps waiting for a session; past it a read fails at once with 503.
     public var loopReadsWaiting: Int
+    /// Most sessions each event loop opens for transactions, each lent to one transaction at a
+    /// time; past it a transaction waits up to `acquireTimeout` for one.
+    public var loopTransactions: Int
     /// libpq `target_session_attrs` forced over whatever `databaseURL` says; nil leaves the URL's.
     /// Set for the standbys' pool made from the writers' URL: `prefer-standby`, so that it uses a
     /// standby the writers' `read-write` would refuse, or the primary when no standby answers.
@@ -40,6 +43,7 @@ public struct PostgresConfig: Sendable, Equatable {
         loopSessions: Int = 1,
         loopReadsInFlight: Int = 64,
         loopReadsWaiting: Int = 1024,
+        loopTransactions: Int = 4,
         targetSessionAttrs: String? = nil
     ) {
         self.databaseURL = databaseURL
@@ -52,6 +56,7 @@ public struct PostgresConfig: Sendable, Equatable {
         self.loopSessions = max(1, loopSessions)
         self.loopReadsInFlight = max(1, loopReadsInFlight)
         self.loopReadsWaiting = max(0, loopReadsWaiting)
+        self.loopTransactions = max(1, loopTransactions)
         self.targetSessionAttrs = targetSessionAttrs
     }
 }

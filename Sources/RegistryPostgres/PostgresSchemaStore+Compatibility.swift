@@ -4,17 +4,17 @@ import Registry
 /// dry run): the type's policy, its newest live version and each distinct live text of the type
 /// once, at its oldest live version, from the floor up, newest first up to a limit.
 extension PostgresSchemaStore {
+    /// Two reads, each its own statement: a version deleted between them has no text and is
+    /// skipped by the review, as it is no longer live.
     public func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
-        throws -> ComparisonBasis
+        async throws -> ComparisonBasis
     {
         let bound = version.map(Int64.init) ?? (Int64(Int32.max) + 1)
-        return try pool.perform(.read) { connection in
-            let rows = try connection.execute(
-                Self.readBasis, [application.id, attributesType, bound, Self.clamped(comparison.limit)]).rows
-            return try Self.withTexts(
-                Self.basis(rows, limit: comparison.limit).basis, comparison, application: application,
-                attributesType: attributesType, on: connection)
-        }
+        let reads = PooledReads(pool: pool)
+        let rows = try await reads.execute(Self.readBasis, [application.id, attributesType, bound, Self.clamped(comparison.limit)]).rows
+        return try await Self.withTexts(
+            Self.basis(rows, limit: comparison.limit).basis, comparison, application: application, attributesType: attributesType,
+            on: reads)
     }
 
     /// At least one text is always compared, at most what fits a 32-bit SQL integer.
@@ -29,14 +29,14 @@ extension PostgresSchemaStore {
     /// no text and is left to the caller to skip, as it is no longer live).
     static func withTexts(
         _ basis: ComparisonBasis, _ comparison: Comparison, application: Application, attributesType: String,
-        on connection: PGConnection
-    ) throws -> ComparisonBasis {
+        on session: any SQLSession
+    ) async throws -> ComparisonBasis {
         let all = basis.earlier + (basis.newest.map { [$0] } ?? [])
         let wanted = Set(all.filter { comparison.needsText($0.contentHash) }.map(\.version))
         var texts: [Int32: String] = [:]
         if !wanted.isEmpty {
             let versions = "{" + wanted.sorted().map(String.init).joined(separator: ",") + "}"
-            for row in try connection.execute(textsOfVersions, [application.id, attributesType, versions]).rows {
+            for row in try await session.execute(textsOfVersions, [application.id, attributesType, versions]).rows {
                 texts[try row.int32(0)] = try row.string(1)
             }
         }
@@ -98,11 +98,11 @@ extension PostgresSchemaStore {
     /// rejects incompatible versions and `force` was not given; no version otherwise means the
     /// counter is at the ceiling (only next-free can return none).
     static func publication(
-        _ statement: (PGStatement, [(any PGParameter)?]), on connection: PGConnection, application: Application,
+        _ statement: (PGStatement, [(any PGParameter)?]), on session: any SQLSession, application: Application,
         attributesType: String, jsonSchema: String, createdBy: String?, metadata: VersionMetadata = VersionMetadata(),
         comparing comparison: Comparison, force: Bool
-    ) throws -> Publication? {
-        let rows = try connection.execute(statement.0, statement.1).rows
+    ) async throws -> Publication? {
+        let rows = try await session.execute(statement.0, statement.1).rows
         let (published, read) = try basis(rows, limit: comparison.limit)
         guard let published else {
             if !force && read.policy.policy.needsReview { return nil }
@@ -111,7 +111,7 @@ extension PostgresSchemaStore {
         let schema = SchemaVersion(
             applicationCode: application.code, attributesType: attributesType, version: published.version,
             jsonSchema: jsonSchema, created: published.created, createdBy: createdBy, metadata: metadata)
-        let basis = try withTexts(read, comparison, application: application, attributesType: attributesType, on: connection)
+        let basis = try await withTexts(read, comparison, application: application, attributesType: attributesType, on: session)
         return Publication(schema: schema, basis: basis)
     }
 
@@ -121,15 +121,15 @@ extension PostgresSchemaStore {
     static func reviewedPublication(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         metadata: VersionMetadata = VersionMetadata(), fieldPaths: [String]? = nil, comparing comparison: Comparison,
-        on connection: PGConnection
-    ) throws -> Publication {
+        on session: any SQLSession
+    ) async throws -> Publication {
         for force in comparison.mayBeRefused ? [true] : [false, true] {
-            if force { _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType]) }
+            if force { _ = try await session.execute(serializeReviewedPublishes, [application.id, attributesType]) }
             let statement = try publishStatement(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
                 metadata: metadata, fieldPaths: fieldPaths, force: force, limit: comparison.limit)
-            if let publication = try publication(
-                statement, on: connection, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
+            if let publication = try await publication(
+                statement, on: session, application: application, attributesType: attributesType, jsonSchema: jsonSchema,
                 createdBy: actor.createdBy, metadata: metadata, comparing: comparison, force: force)
             {
                 return publication

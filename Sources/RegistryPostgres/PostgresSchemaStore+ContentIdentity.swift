@@ -30,10 +30,10 @@ extension PostgresSchemaStore {
     /// publish that committed before the locks were granted. The review lock comes first, in
     /// the order a reviewed publish takes both. A counter row created here means the type has
     /// no version yet; its newest is not read.
-    static func lockType(application: Application, attributesType: String, on connection: PGConnection) throws -> LockedType {
-        _ = try connection.execute(serializeReviewedPublishes, [application.id, attributesType])
-        let created = try connection.execute(lockCounter, [application.id, attributesType]).rows.first?.bool(0) ?? false
-        guard !created, let newest = try connection.execute(newestLive, [application.id, attributesType]).rows.first else {
+    static func lockType(application: Application, attributesType: String, on session: any SQLSession) async throws -> LockedType {
+        _ = try await session.execute(serializeReviewedPublishes, [application.id, attributesType])
+        let created = try await session.execute(lockCounter, [application.id, attributesType]).rows.first?.bool(0) ?? false
+        guard !created, let newest = try await session.execute(newestLive, [application.id, attributesType]).rows.first else {
             return LockedType(isNew: created, newest: nil)
         }
         return LockedType(

@@ -16,13 +16,13 @@ extension PostgresSchemaStore {
     /// response recorded under it. A concurrent request with the same key blocks on the
     /// claim's unique index until this one commits (then reads its answer) or rolls back (then
     /// claims the key itself).
-    static func claim(_ claim: IdempotencyClaim, on connection: PGConnection) throws -> StoredResponse? {
+    static func claim(_ claim: IdempotencyClaim, on session: any SQLSession) async throws -> StoredResponse? {
         let scope: [(any PGParameter)?] = [claim.accountID, claim.applicationID, claim.key]
-        _ = try connection.execute(dropExpiredKey, scope)
-        let claimed = try connection.execute(claimKey, scope + [PGBytea(claim.requestHash)])
+        _ = try await session.execute(dropExpiredKey, scope)
+        let claimed = try await session.execute(claimKey, scope + [PGBytea(claim.requestHash)])
         guard claimed.rows.isEmpty else { return nil }
-        guard let stored = try storedResponseRead(accountID: claim.accountID, applicationID: claim.applicationID, key: claim.key)
-            .run(on: connection)
+        guard let stored = try await storedResponseRead(accountID: claim.accountID, applicationID: claim.applicationID, key: claim.key)
+            .run(on: session)
         else {
             throw RegistryError.internal("idempotency key vanished while claimed")
         }

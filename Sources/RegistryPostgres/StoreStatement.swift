@@ -45,6 +45,15 @@ struct StoreStatement<Value>: Sendable {
         }
     }
 
+    /// Runs the statement on the session of an open transaction.
+    func run(on session: any SQLSession) async throws -> Value {
+        do {
+            return try decode(await session.execute(statement, parameters))
+        } catch {
+            throw named(error)
+        }
+    }
+
     /// A failure of this statement, told which statement it was for the log: a `PGError` stays
     /// one (the pool decides on retries from it), and a 500 the decoding threw without a cause
     /// gets one naming the statement whose rows it could not read.

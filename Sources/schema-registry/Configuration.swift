@@ -23,6 +23,8 @@ struct Configuration: Sendable {
     var poolSize: Int
     /// Non-blocking sessions each event loop keeps for the reads it drives itself.
     var dbLoopSessions: Int
+    /// Sessions each event loop may open for transactions (publishes), one transaction each.
+    var dbLoopTransactions: Int
     var dbConnectTimeoutSeconds: Int
     var dbStatementTimeoutMilliseconds: Int
     var dbAcquireTimeoutMilliseconds: Int
@@ -115,7 +117,7 @@ struct Configuration: Sendable {
             "REGISTRY_READY_WHEN_READ_ONLY", "1: /readyz answers 200 while no primary is reachable and reads are served; 0: 503",
             .integer(0...1), default: .value(1), into: \.readyWhenReadOnly),
         Setting(
-            "REGISTRY_HTTP_WORKERS", "threads for publishes, reviews and other blocking or CPU-heavy work", .integer(1...256),
+            "REGISTRY_HTTP_WORKERS", "threads for reviews and other blocking or CPU-heavy work", .integer(1...256),
             default: .value(16), into: \.httpWorkers),
         Setting(
             "REGISTRY_HTTP_EVENT_LOOPS", "single-threaded HTTP event loops sharing the port",
@@ -127,6 +129,10 @@ struct Configuration: Sendable {
         Setting(
             "REGISTRY_DB_LOOP_SESSIONS", "PostgreSQL connections each event loop adds for its pipelined statements",
             .integer(1...16), default: .value(1), into: \.dbLoopSessions),
+        Setting(
+            "REGISTRY_DB_LOOP_TRANSACTIONS",
+            "PostgreSQL connections each event loop may open for transactions (publishes), each holding one transaction at a time",
+            .integer(1...64), default: .value(4), into: \.dbLoopTransactions),
         Setting(
             "REGISTRY_DB_CONNECT_TIMEOUT_SECONDS", "libpq connect_timeout", .integer(2...300), default: .value(3),
             into: \.dbConnectTimeoutSeconds),
@@ -293,7 +299,7 @@ struct Configuration: Sendable {
     static let unread = Configuration(
         listen: HostPort(host: "unread", port: .min), databaseURL: "", readDatabaseURL: "", readMaxLagMilliseconds: .min, readyWhenReadOnly: .min,
         httpWorkers: .min, httpEventLoops: .min,
-        poolSize: .min, dbLoopSessions: .min, dbConnectTimeoutSeconds: .min, dbStatementTimeoutMilliseconds: .min,
+        poolSize: .min, dbLoopSessions: .min, dbLoopTransactions: .min, dbConnectTimeoutSeconds: .min, dbStatementTimeoutMilliseconds: .min,
         dbAcquireTimeoutMilliseconds: .min, maxBodyBytes: .min, maxHeaderBytes: .min, connectionTimeoutSeconds: .min,
         maxConnections: .min, maxConnectionsPerAddress: .min, requestHeadTimeoutSeconds: .min, migrationsDirectory: "",
         logLevel: .error, adminListen: HostPort(host: "unread", port: .min), shutdownGraceSeconds: .min, cacheBytes: .min,

@@ -29,7 +29,8 @@ enum Database {
             // The server's statement timeout must always fire first: a statement abandoned by the
             // client could still commit after the caller was told 503.
             responseTimeout: .milliseconds(configuration.dbStatementTimeoutMilliseconds + 3000),
-            loopSessions: configuration.dbLoopSessions
+            loopSessions: configuration.dbLoopSessions,
+            loopTransactions: configuration.dbLoopTransactions
         )
     }
 

@@ -84,7 +84,7 @@ private final class CountingStore: SchemaStore {
         return try await store.schema(application: application, attributesType: attributesType, version: version)
     }
     func applications(accountID: Int64) async throws -> [Application] { try await store.applications(accountID: accountID) }
-    func transaction<T>(_ body: (any PublishTransaction) throws -> T) throws -> T { try store.transaction(body) }
+    func transaction<T: Sendable>(_ body: (any PublishTransaction) async throws -> T) async throws -> T { try await store.transaction(body) }
     func storedResponse(accountID: Int64, applicationID: Int64, idempotencyKey: String) async throws -> StoredResponse? {
         try await store.storedResponse(accountID: accountID, applicationID: applicationID, idempotencyKey: idempotencyKey)
     }
@@ -108,9 +108,9 @@ private final class CountingStore: SchemaStore {
         try await store.latestCandidates(application: application, attributesType: attributesType)
     }
     func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
-        throws -> ComparisonBasis
+        async throws -> ComparisonBasis
     {
-        try store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison)
+        try await store.comparisonBasis(application: application, attributesType: attributesType, below: version, comparing: comparison)
     }
     func compatibilityPolicy(application: Application, attributesType: String?) async throws -> EffectivePolicy {
         try await store.compatibilityPolicy(application: application, attributesType: attributesType)

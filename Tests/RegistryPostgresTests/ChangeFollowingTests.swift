@@ -40,7 +40,7 @@ import TestSupport
         let listener = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         _ = try listener.simpleQuery("LISTEN \(ChangeFollower.channel)")
         #expect(!f.pool.changeHints.take())
-        try f.publish("Hinted")
+        try await f.publish("Hinted")
         #expect(f.pool.changeHints.take(), "the commit owes the other replicas a hint")
         #expect(!f.pool.changeHints.take(), "taken once")
         _ = try await f.store.delete(application: f.application, attributesType: "Hinted", version: 1, by: .cli)
@@ -62,7 +62,7 @@ import TestSupport
 
     /// Transactions commit in any order: an event committed after a newer one is reported when
     /// it commits, once, and the newer one was reported at once, without waiting for it.
-    @Test func eachChangeIsReportedOnceWhenItCommitsWhateverTheOrder() throws {
+    @Test func eachChangeIsReportedOnceWhenItCommitsWhateverTheOrder() async throws {
         let f = try Fixture()
         let start = try f.pool.withConnection { try PostgresSchemaStore.followStart().run(on: $0) }
         func read(_ position: FeedPosition, limit: Int = 100) throws -> FollowedPage {
@@ -74,7 +74,7 @@ import TestSupport
         let older = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         _ = try older.simpleQuery("BEGIN")
         _ = try older.simpleQuery("SELECT registry_record_change(\(f.application.id), 'policy_changed', NULL, NULL)")
-        try f.publish("Newer")
+        try await f.publish("Newer")
 
         let newer = try read(start)
         #expect(newer.changes == [change(.published, "Newer", 1)])
@@ -91,10 +91,10 @@ import TestSupport
     }
 
     /// More changes than one read takes are not read: the follower forgets everything instead.
-    @Test func pastTheLimitAReadSaysSoAndMovesOn() throws {
+    @Test func pastTheLimitAReadSaysSoAndMovesOn() async throws {
         let f = try Fixture()
         let start = try f.pool.withConnection { try PostgresSchemaStore.followStart().run(on: $0) }
-        for _ in 1...3 { try f.publish("Many") }
+        for _ in 1...3 { try await f.publish("Many") }
         func read(_ position: FeedPosition, limit: Int) throws -> FollowedPage {
             try f.pool.withConnection { try PostgresSchemaStore.followRead(after: position, limit: limit).run(on: $0) }
         }

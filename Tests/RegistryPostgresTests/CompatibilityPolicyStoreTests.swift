@@ -27,16 +27,16 @@ import TestSupport
 
     @Test func aPublishUnderARejectingPolicyIsReviewedWithThatPolicyAndARefusalWritesNothing() async throws {
         let f = try Fixture()
-        try f.publish("Guarded")
+        try await f.publish("Guarded")
         _ = try await f.store.setCompatibilityPolicy(application: f.application, attributesType: "Guarded", to: Self.reject, by: .cli)
-        #expect(throws: RegistryError.alreadyExists("refused")) {
-            try f.store.publish(
+        await #expect(throws: RegistryError.alreadyExists("refused")) {
+            try await f.store.publish(
                 application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
                 by: .cli, comparing: Comparison(limit: 100), once: nil, response: { _ in throw RegistryError.alreadyExists("refused") })
         }
         #expect(try await f.store.list(application: f.application, attributesType: "Guarded", after: nil, limit: nil).count == 1)
         var seen: ComparisonBasis?
-        let reviewed = try f.store.publish(
+        let reviewed = try await f.store.publish(
             application: f.application, attributesType: "Guarded", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
             by: .cli, comparing: Comparison(limit: 100), once: nil, response: { publication in
                 seen = publication.basis
@@ -50,36 +50,36 @@ import TestSupport
 
     @Test func theBasisHonoursModeFloorAndLimit() async throws {
         let f = try Fixture()
-        for index in 1...5 { try f.publish("Basis", .nextFree, #"{"type":"object","description":"\#(index)"}"#) }
-        #expect(try f.basis("Basis").earlier.map(\.version) == [1, 2, 3, 4, 5])
-        let limited = try f.basis("Basis", limit: 2)
+        for index in 1...5 { try await f.publish("Basis", .nextFree, #"{"type":"object","description":"\#(index)"}"#) }
+        #expect(try await f.basis("Basis").earlier.map(\.version) == [1, 2, 3, 4, 5])
+        let limited = try await f.basis("Basis", limit: 2)
         #expect(limited.earlier.map(\.version) == [4, 5])
         #expect(limited.limitReached)
-        #expect(try f.basis("Basis", below: 4).newest?.version == 3)
+        #expect(try await f.basis("Basis", below: 4).newest?.version == 3)
         _ = try await f.store.setCompatibilityPolicy(
             application: f.application, attributesType: "Basis",
             to: CompatibilityPolicy(mode: .backwardTransitive, enforce: .warn, oldestSupportedVersion: 3), by: .cli)
-        #expect(try f.basis("Basis").earlier.map(\.version) == [3, 4, 5])
+        #expect(try await f.basis("Basis").earlier.map(\.version) == [3, 4, 5])
         _ = try await f.store.setCompatibilityPolicy(application: f.application, attributesType: "Basis", to: Self.reject, by: .cli)
-        let backward = try f.basis("Basis")
+        let backward = try await f.basis("Basis")
         #expect(backward.earlier.isEmpty && backward.newest?.version == 5)
         _ = try await f.store.setCompatibilityPolicy(
             application: f.application, attributesType: "Basis", to: CompatibilityPolicy(mode: .none, enforce: .reject), by: .cli)
-        let none = try f.basis("Basis")
+        let none = try await f.basis("Basis")
         #expect(none.earlier.isEmpty && none.newest == nil)
     }
 
-    @Test func onlyTheTextsTheCallerNeedsAreRead() throws {
+    @Test func onlyTheTextsTheCallerNeedsAreRead() async throws {
         let f = try Fixture()
         let texts = (1...3).map { #"{"type":"object","description":"\#($0)"}"# }
-        for text in texts { try f.publish("Texts", .nextFree, text) }
+        for text in texts { try await f.publish("Texts", .nextFree, text) }
         let known = SHA256.hash(texts[0].utf8)
-        let basis = try f.store.comparisonBasis(
+        let basis = try await f.store.comparisonBasis(
             application: f.application, attributesType: "Texts", below: nil,
             comparing: Comparison(limit: 100) { $0 != known })
         #expect(basis.earlier.map(\.jsonSchema) == [nil, texts[1], texts[2]])
         #expect(basis.newest?.jsonSchema == texts[2])
-        let publication = try f.store.publish(
+        let publication = try await f.store.publish(
             application: f.application, attributesType: "Texts", version: .nextFree, jsonSchema: "{}", by: .cli,
             comparing: Comparison(limit: 100) { _ in false })
         #expect(publication.earlier.map(\.version) == [1, 2, 3])

@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct ConcurrencyTests {
     @Test func thirtyTwoParallelNextFreePublishesGetVersionsOneToThirtyTwo() async throws {
         let f = try Fixture(poolSize: 8)
-        let results = onThreads(32) { _ in try f.publish("FlightAttributes").version }
+        let results = onThreads(32) { _ in try blocking { try await f.publish("FlightAttributes").version } }
         let versions = try results.map { try $0.get() }
         #expect(versions.sorted() == Array(1...32))
         let listed = try await f.store.list(application: f.application, attributesType: "FlightAttributes", after: nil, limit: nil)
@@ -20,7 +20,7 @@ import TestSupport
     @Test func sixteenParallelPublishesOfOneExplicitVersionGiveOneSuccess() async throws {
         let f = try Fixture(poolSize: 16)
         let results = onThreads(16) { index in
-            try f.publish("FlightAttributes", .explicit(7), #"{"type":"object","writer":\#(index)}"#)
+            try blocking { try await f.publish("FlightAttributes", .explicit(7), #"{"type":"object","writer":\#(index)}"#) }
         }
         let successes = results.compactMap { try? $0.get() }
         #expect(successes.count == 1)
@@ -29,7 +29,7 @@ import TestSupport
         #expect(errors.allSatisfy { $0 == .alreadyExists("attributesType \"FlightAttributes\" version 7 already exists") })
         let stored = try await f.store.schema(application: f.application, attributesType: "FlightAttributes", version: 7)
         #expect(stored == successes.first)
-        #expect(try f.publish("FlightAttributes").version == 8)
+        #expect(try await f.publish("FlightAttributes").version == 8)
     }
 
     @Test func mixedExplicitAndNextFreePublishesNeitherDeadlockNorCollide() async throws {
@@ -39,7 +39,7 @@ import TestSupport
             // Even threads ask for versions 1...8 explicitly (each twice), odd ones for next free.
             let results = onThreads(32) { index -> Int32 in
                 let request: VersionRequest = index % 2 == 0 ? .explicit(Int32(index / 4 + 1)) : .nextFree
-                return try f.publish(type, request).version
+                return try blocking { try await f.publish(type, request).version }
             }
             var versions: [Int32] = []
             for (index, result) in results.enumerated() {
@@ -56,13 +56,13 @@ import TestSupport
             let listed = try await f.store.list(application: f.application, attributesType: type, after: nil, limit: nil)
             #expect(Set(listed.map(\.version)) == Set(versions))
             // The counter ends at the highest version handed out.
-            #expect(try f.publish(type).version == (versions.max() ?? 0) + 1)
+            #expect(try await f.publish(type).version == (versions.max() ?? 0) + 1)
         }
     }
 
     @Test func parallelPublishesToDifferentTypesAllSucceed() async throws {
         let f = try Fixture(poolSize: 8)
-        let results = onThreads(24) { index in try f.publish("Type\(index % 6)").version }
+        let results = onThreads(24) { index in try blocking { try await f.publish("Type\(index % 6)").version } }
         #expect(results.allSatisfy { (try? $0.get()) != nil })
         for type in 0..<6 {
             let versions = try await f.store.list(application: f.application, attributesType: "Type\(type)", after: nil, limit: nil)

@@ -111,7 +111,7 @@ import TestSupport
         let after = try f.pool.withConnection { try $0.execute(pid).rows[0].int32(0) }
         #expect(after != before)
         // Writes work too.
-        #expect(try f.publish("A").version == 1)
+        #expect(try blocking { try await f.publish("A") }.version == 1)
     }
 
     @Test func sessionLeftInsideATransactionIsNotReused() throws {
@@ -128,7 +128,7 @@ import TestSupport
         #expect(next != leaked)
     }
 
-    @Test func readsAreRetriedOnceAfterALostSessionButWritesAreNot() throws {
+    @Test func readsAreRetriedOnceAfterALostSessionButWritesAreNot() async throws {
         let f = try Fixture(poolSize: 2)
         let pid = PGStatement("test_backend_pid", "SELECT pg_backend_pid()")
         let terminateSelf = PGStatement("test_terminate_self", "SELECT pg_terminate_backend(pg_backend_pid())")

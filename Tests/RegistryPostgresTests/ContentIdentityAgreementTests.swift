@@ -52,10 +52,10 @@ import TestSupport
         #expect(checked >= 180, "only \(checked) texts compared: is the JSONTestSuite corpus missing?")
     }
 
-    @Test func aPublishStoresTheSameHashTheTriggerWouldHaveComputed() throws {
+    @Test func aPublishStoresTheSameHashTheTriggerWouldHaveComputed() async throws {
         let fixture = try Fixture()
         defer { fixture.pool.close() }
-        try fixture.publish("Spaced", .nextFree, "{ \"type\" : \"object\" ,\n \"title\": \"a  b\" }")
+        try await fixture.publish("Spaced", .nextFree, "{ \"type\" : \"object\" ,\n \"title\": \"a  b\" }")
         let same = try fixture.pool.withConnection { connection in
             try connection.simpleQuery(
                 "SELECT content_sha256 = registry_text_sha256(registry_canonical_json(json_schema)) FROM schema_versions"

@@ -36,80 +36,80 @@ import TestSupport
         Dictionary(uniqueKeysWithValues: publication.earlier.map { ($0.version, $0.jsonSchema ?? "(not read)") })
     }
 
-    @Test func thousandsOfIdenticalVersionsPlusAFewDistinctOnesAreEachReturnedOnce() throws {
+    @Test func thousandsOfIdenticalVersionsPlusAFewDistinctOnesAreEachReturnedOnce() async throws {
         let f = try Fixture()
-        try f.publish("Busy", .nextFree, Self.a)
+        try await f.publish("Busy", .nextFree, Self.a)
         try bulk(f, "Busy", 5_000, Self.b)
-        try f.publish("Busy", .nextFree, Self.a)
+        try await f.publish("Busy", .nextFree, Self.a)
         try bulk(f, "Busy", 3_000, Self.a)
-        let publication = try f.publication("Busy", .nextFree, Self.c)
+        let publication = try await f.publication("Busy", .nextFree, Self.c)
         #expect(publication.schema.version == 8_003)
         #expect(publication.earlier.map(\.version) == [1, 2])
         #expect(earlier(publication) == [1: Self.a, 2: Self.b])
-        let read = try f.basis("Busy").earlier
+        let read = try await f.basis("Busy").earlier
         #expect(read.map(\.version) == [1, 2, 8_003])
     }
 
-    @Test func theTextBeingPublishedIsNotAmongTheEarlierOnes() throws {
+    @Test func theTextBeingPublishedIsNotAmongTheEarlierOnes() async throws {
         let f = try Fixture()
-        try f.publish("Same", .nextFree, Self.a)
-        try f.publish("Same", .nextFree, Self.b)
-        let publication = try f.publication("Same", .nextFree, Self.a)
+        try await f.publish("Same", .nextFree, Self.a)
+        try await f.publish("Same", .nextFree, Self.b)
+        let publication = try await f.publication("Same", .nextFree, Self.a)
         #expect(earlier(publication) == [2: Self.b])
     }
 
-    @Test func firstVersionHasNothingEarlier() throws {
+    @Test func firstVersionHasNothingEarlier() async throws {
         let f = try Fixture()
-        let publication = try f.publication("New", .nextFree, Self.a)
+        let publication = try await f.publication("New", .nextFree, Self.a)
         #expect(publication.schema.version == 1)
         #expect(publication.earlier.isEmpty)
     }
 
     @Test func deletedVersionsAreExcludedAndATextKeepsItsOldestLiveVersion() async throws {
         let f = try Fixture()
-        try f.publish("Gone", .nextFree, Self.a)
-        try f.publish("Gone", .nextFree, Self.b)
-        try f.publish("Gone", .nextFree, Self.a)
+        try await f.publish("Gone", .nextFree, Self.a)
+        try await f.publish("Gone", .nextFree, Self.b)
+        try await f.publish("Gone", .nextFree, Self.a)
         #expect(try await f.store.delete(application: f.application, attributesType: "Gone", version: 1, by: .cli))
         #expect(try await f.store.delete(application: f.application, attributesType: "Gone", version: 2, by: .cli))
-        let publication = try f.publication("Gone", .nextFree, Self.c)
+        let publication = try await f.publication("Gone", .nextFree, Self.c)
         #expect(earlier(publication) == [3: Self.a])
-        #expect(try f.basis("Gone").earlier.map(\.version) == [3, 4])
+        #expect(try await f.basis("Gone").earlier.map(\.version) == [3, 4])
     }
 
-    @Test func explicitVersionIsComparedOnlyWithLowerVersions() throws {
+    @Test func explicitVersionIsComparedOnlyWithLowerVersions() async throws {
         let f = try Fixture()
-        try f.publish("Gap", .explicit(2), Self.a)
-        try f.publish("Gap", .explicit(9), Self.b)
-        try f.publish("Gap", .explicit(12), Self.a)
-        let publication = try f.publication("Gap", .explicit(5), Self.c)
+        try await f.publish("Gap", .explicit(2), Self.a)
+        try await f.publish("Gap", .explicit(9), Self.b)
+        try await f.publish("Gap", .explicit(12), Self.a)
+        let publication = try await f.publication("Gap", .explicit(5), Self.c)
         #expect(publication.schema.version == 5)
         #expect(earlier(publication) == [2: Self.a])
     }
 
-    @Test func otherTypesAndApplicationsAreNotEarlier() throws {
+    @Test func otherTypesAndApplicationsAreNotEarlier() async throws {
         let f = try Fixture()
-        try f.publish("Mine", .nextFree, Self.a)
-        try f.publish("Other", .nextFree, Self.b)
+        try await f.publish("Mine", .nextFree, Self.a)
+        try await f.publish("Other", .nextFree, Self.b)
         let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
-        _ = try f.publication("Mine", .nextFree, Self.c, in: other)
-        let publication = try f.publication("Mine", .nextFree, Self.b)
+        _ = try await f.publication("Mine", .nextFree, Self.c, in: other)
+        let publication = try await f.publication("Mine", .nextFree, Self.b)
         #expect(earlier(publication) == [1: Self.a])
     }
 
-    @Test func contentHashIsTheSHA256OfTheTextBytes() throws {
+    @Test func contentHashIsTheSHA256OfTheTextBytes() async throws {
         let f = try Fixture()
         let text = "{\"type\":\"object\",\"title\":\"Gate \u{00FC} \u{2708}\u{FE0F}\"}"
-        try f.publish("Hash", .nextFree, text)
-        let publication = try f.publication("Hash", .nextFree, Self.a)
+        try await f.publish("Hash", .nextFree, text)
+        let publication = try await f.publication("Hash", .nextFree, Self.a)
         #expect(publication.earlier.map(\.contentHash) == [SHA256.hash(text.utf8)])
-        #expect(try f.basis("Hash").earlier.map(\.contentHash)
+        #expect(try await f.basis("Hash").earlier.map(\.contentHash)
             == [SHA256.hash(text.utf8), SHA256.hash(Self.a.utf8)])
     }
 
-    @Test func thePublishStatementIsNotPlannedAgainOnEveryCall() throws {
+    @Test func thePublishStatementIsNotPlannedAgainOnEveryCall() async throws {
         let f = try Fixture(poolSize: 1)
-        for index in 0..<8 { try f.publish("Plan\(index % 3)", .nextFree, index % 2 == 0 ? Self.a : Self.b) }
+        for index in 0..<8 { try await f.publish("Plan\(index % 3)", .nextFree, index % 2 == 0 ? Self.a : Self.b) }
         let plans = PGStatement(
             "test_publish_plans", "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1::text")
         let row = try f.pool.withConnection { try $0.execute(plans, ["store_publish_next_free"]).rows[0] }
@@ -118,9 +118,9 @@ import TestSupport
 
     @Test func aResponseThatThrowsWritesNothing() async throws {
         let f = try Fixture()
-        try f.publish("Veto", .nextFree, Self.a)
-        #expect(throws: RegistryError.alreadyExists("vetoed")) {
-            try f.store.publish(
+        try await f.publish("Veto", .nextFree, Self.a)
+        await #expect(throws: RegistryError.alreadyExists("vetoed")) {
+            try await f.store.publish(
                 application: f.application, attributesType: "Veto", version: .nextFree, jsonSchema: Self.b, by: .cli,
                 comparing: Comparison(limit: 100), once: nil,
                 response: { publication in
@@ -129,14 +129,14 @@ import TestSupport
                 })
         }
         #expect(try await f.store.list(application: f.application, attributesType: "Veto", after: nil, limit: nil).map(\.version) == [1])
-        #expect(try f.publish("Veto", .nextFree, Self.b).version == 2)
+        #expect(try await f.publish("Veto", .nextFree, Self.b).version == 2)
     }
 
-    @Test func aTransactionalPublishReturnsTheEarlierTextsToo() throws {
+    @Test func aTransactionalPublishReturnsTheEarlierTextsToo() async throws {
         let f = try Fixture()
-        try f.publish("Tx", .nextFree, Self.a)
+        try await f.publish("Tx", .nextFree, Self.a)
         var seen: [EarlierSchema] = []
-        let outcome = try f.store.publish(
+        let outcome = try await f.store.publish(
             application: f.application, attributesType: "Tx", version: .nextFree, jsonSchema: Self.b, by: .cli,
             comparing: Comparison(limit: 100), once: nil,
             response: { publication in

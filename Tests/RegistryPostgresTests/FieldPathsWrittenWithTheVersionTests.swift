@@ -22,32 +22,32 @@ import TestSupport
         WHERE v.application_id = $1::bigint AND v.attributes_type = $2::text AND v.version = 1
         """)
 
-    func publish(_ f: Fixture, _ type: String, fieldPaths: [String]?, warnings: [JSONValue]) throws -> [String?] {
-        _ = try f.store.publish(
+    func publish(_ f: Fixture, _ type: String, fieldPaths: [String]?, warnings: [JSONValue]) async throws -> [String?] {
+        _ = try await f.store.publish(
             application: f.application, attributesType: type, version: .nextFree, jsonSchema: Self.text, by: .cli,
             fieldPaths: fieldPaths, comparing: Comparison(limit: 100), once: nil,
             response: { _ in PublishAnswer(body: [], auditDetails: [:], warnings: warnings) })
         return try f.pool.withConnection { try $0.execute(Self.written, [f.application.id, type]).rows[0].values }
     }
 
-    @Test func fieldPathsAreWrittenByTheInsertAndAnAnswerWithoutWarningsRewritesNothing() throws {
+    @Test func fieldPathsAreWrittenByTheInsertAndAnAnswerWithoutWarningsRewritesNothing() async throws {
         let f = try Fixture()
-        let row = try publish(f, "Quiet", fieldPaths: ["b", "a"], warnings: [])
+        let row = try await publish(f, "Quiet", fieldPaths: ["b", "a"], warnings: [])
         #expect(row[0] == row[1], "the version's row was rewritten after its insert")
         #expect(row[2] == "true" && row[3] == "[]")
         #expect(row[4] == "a@\(row[1]!),b@\(row[1]!)")
     }
 
-    @Test func warningsAreStoredAfterTheInsert() throws {
+    @Test func warningsAreStoredAfterTheInsert() async throws {
         let f = try Fixture()
-        let row = try publish(f, "Warned", fieldPaths: ["a"], warnings: ["careful"])
+        let row = try await publish(f, "Warned", fieldPaths: ["a"], warnings: ["careful"])
         #expect(row[0] != row[1])
         #expect(row[2] == "true" && row[3] == #"["careful"]"#)
     }
 
-    @Test func withoutFieldPathsTheVersionIsLeftToTheBackfill() throws {
+    @Test func withoutFieldPathsTheVersionIsLeftToTheBackfill() async throws {
         let f = try Fixture()
-        let row = try publish(f, "Later", fieldPaths: nil, warnings: [])
+        let row = try await publish(f, "Later", fieldPaths: nil, warnings: [])
         #expect(row[2] == "false" && row[4] == nil)
     }
 
@@ -59,9 +59,9 @@ import TestSupport
         CREATE TRIGGER test_note_rewrite BEFORE UPDATE ON schema_versions FOR EACH ROW EXECUTE FUNCTION test_note_rewrite();
         """
 
-    @Test func anImportWritesFieldPathsWithItsInsert() throws {
+    @Test func anImportWritesFieldPathsWithItsInsert() async throws {
         let f = try Fixture()
-        _ = try publish(f, "Moved", fieldPaths: ["b", "a"], warnings: [])
+        _ = try await publish(f, "Moved", fieldPaths: ["b", "a"], warnings: [])
         let transfer = ApplicationTransfer(pool: f.pool)
         let exported = try transfer.export(applicationCode: f.application.code)
         _ = try f.pool.withConnection { try $0.simpleQuery(Self.countRewrites) }

@@ -32,9 +32,9 @@ struct Fixture {
 
     @discardableResult
     func publish(_ type: String, _ version: VersionRequest = .nextFree, _ schema: String = #"{"type":"object"}"#)
-        throws -> SchemaVersion
+        async throws -> SchemaVersion
     {
-        try publication(type, version, schema).schema
+        try await publication(type, version, schema).schema
     }
 
     /// A publish by the admin CLI with what it was compared with, comparing at most `limit`
@@ -42,15 +42,15 @@ struct Fixture {
     func publication(
         _ type: String, _ version: VersionRequest = .nextFree, _ schema: String = #"{"type":"object"}"#, in application: Application? = nil,
         limit: Int = 100
-    ) throws -> Publication {
-        try store.publish(
+    ) async throws -> Publication {
+        try await store.publish(
             application: application ?? self.application, attributesType: type, version: version, jsonSchema: schema, by: .cli,
             comparing: Comparison(limit: limit))
     }
 
     /// What a version published now would be compared with (the dry run's read).
-    func basis(_ type: String, below version: Int32? = nil, limit: Int = 100) throws -> ComparisonBasis {
-        try store.comparisonBasis(application: application, attributesType: type, below: version, comparing: Comparison(limit: limit))
+    func basis(_ type: String, below version: Int32? = nil, limit: Int = 100) async throws -> ComparisonBasis {
+        try await store.comparisonBasis(application: application, attributesType: type, below: version, comparing: Comparison(limit: limit))
     }
 }
 

@@ -35,8 +35,8 @@ import TestSupport
 
     @Test func theReadsAnswerAsTheBlockingReadsDo() async throws {
         let f = try Fixture()
-        for _ in 1...3 { try f.publish("A") }
-        try f.publish("B")
+        for _ in 1...3 { try await f.publish("A") }
+        try await f.publish("B")
         let hash = [UInt8](repeating: 7, count: 32)
         _ = try f.admin.issueToken(accountID: f.accountID, tokenHash: hash)
         let (store, application) = (f.store, f.application)
@@ -120,7 +120,7 @@ import TestSupport
 
     @Test func twoHundredReadsPipelinedOnOneSessionAnswerEachItsOwn() async throws {
         let f = try Fixture()
-        for _ in 1...3 { try f.publish("A") }
+        for _ in 1...3 { try await f.publish("A") }
         let pool = Self.pool(f) { $0.loopReadsInFlight = 256 }
         let store = PostgresSchemaStore(pool: pool)
         let application = f.application

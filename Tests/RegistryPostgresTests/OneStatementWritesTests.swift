@@ -30,7 +30,7 @@ import TestSupport
     static let writes: [Write] = [
         Write(
             name: "delete a version", action: .delete,
-            prepare: { try $0.publish("Gone") },
+            prepare: { try await $0.publish("Gone") },
             perform: { f, actor in try await f.store.delete(application: f.application, attributesType: "Gone", version: 1, by: actor) },
             isApplied: { f in try await f.store.schema(application: f.application, attributesType: "Gone", version: 1) == nil }),
         Write(

@@ -19,10 +19,10 @@ import TestSupport
         let version: SchemaVersion
     }
 
-    static func pair() throws -> Pair {
+    static func pair() async throws -> Pair {
         let primary = try TestPostgres.start()
         let standby = try Fixture()
-        let version = try standby.publish("ReadOnlyType")
+        let version = try await standby.publish("ReadOnlyType")
         let pool = ConnectionPool(
             config: PostgresConfig(databaseURL: try primary.makeDatabase(), acquireTimeout: .seconds(2)),
             standby: PostgresConfig(databaseURL: standby.url))

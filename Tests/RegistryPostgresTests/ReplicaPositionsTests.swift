@@ -19,10 +19,10 @@ import TestSupport
 
     /// A row at a position taken after the change has applied it, one from before has not; the
     /// target is the position just after the change, given back for the next read.
-    @Test func aPositionTakenAfterTheChangeHasAppliedItAndOneFromBeforeHasNot() throws {
+    @Test func aPositionTakenAfterTheChangeHasAppliedItAndOneFromBeforeHasNot() async throws {
         let f = try Fixture()
         try Self.insert(f, "before", position: "pg_current_snapshot()", secondsAgo: 0)
-        try f.publish("Moved")
+        try await f.publish("Moved")
         let first = try f.pool.run(PostgresSchemaStore.positionsRead(after: nil))
         try Self.insert(f, "after", position: "pg_current_snapshot()", secondsAgo: 0)
         let again = try f.pool.run(PostgresSchemaStore.positionsRead(after: first.target))

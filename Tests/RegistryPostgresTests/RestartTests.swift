@@ -11,16 +11,16 @@ import TestSupport
         defer { try? cluster.stop() }
         let f = try Fixture(cluster: cluster, poolSize: 4)
         // Fill the pool with several idle sessions, all of which the restart will kill.
-        let warm = onThreads(8) { _ in try f.publish("A").version }
+        let warm = onThreads(8) { _ in try blocking { try await f.publish("A").version } }
         #expect(warm.allSatisfy { (try? $0.get()) != nil })
         #expect(f.pool.stats.idle >= 2)
 
         try cluster.restart()
 
         // The first calls after the restart, a write and a read, both succeed.
-        #expect(try f.publish("A").version == 9)
+        #expect(try await f.publish("A").version == 9)
         #expect(try await f.store.list(application: f.application, attributesType: "A", after: nil, limit: nil).count == 9)
-        let parallel = onThreads(8) { _ in try f.publish("B").version }
+        let parallel = onThreads(8) { _ in try blocking { try await f.publish("B").version } }
         #expect(parallel.allSatisfy { (try? $0.get()) != nil })
     }
 
@@ -28,7 +28,7 @@ import TestSupport
         let cluster = try TestPostgres.start()
         defer { try? cluster.stop() }
         let f = try Fixture(cluster: cluster, poolSize: 4)
-        try f.publish("A")
+        try await f.publish("A")
 
         try cluster.stop()
         let clock = ContinuousClock()
@@ -36,7 +36,7 @@ import TestSupport
             let started = clock.now
             let error = try await #require(throws: RegistryError.self, "\(operation)") {
                 switch operation {
-                case "publish": _ = try f.publish("A")
+                case "publish": _ = try await f.publish("A")
                 case "read": _ = try await f.store.schema(application: f.application, attributesType: "A", version: 1)
                 case "list": _ = try await f.store.list(application: f.application, attributesType: nil, after: nil, limit: nil)
                 default: _ = try await f.store.delete(application: f.application, attributesType: "A", version: 1, by: .cli)
@@ -53,7 +53,7 @@ import TestSupport
         #expect(clock.now - started < .seconds(10))
 
         try cluster.start()
-        #expect(try f.publish("A").version == 2)
+        #expect(try await f.publish("A").version == 2)
         #expect(f.pool.stats.inUse == 0)
     }
 }

@@ -114,18 +114,17 @@ import TestSupport
 
     /// The feed's reads give the primary's WAL insert position, read after their snapshot: at
     /// or past what the primary had inserted before the read.
-    @Test func feedReadsCarryThePrimarysInsertPosition() throws {
+    @Test func feedReadsCarryThePrimarysInsertPosition() async throws {
         let f = try Fixture()
-        try f.pool.withConnection { connection in
-            let start = try PostgresSchemaStore.followStart().run(on: connection)
-            let startLSN = try #require(start.insertLSN)
-            try f.publish("Positioned")
-            let inserted = try #require(UInt64(connection.simpleQuery("SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint").rows[0].string(0)))
-            #expect(inserted > startLSN, "the publish wrote WAL")
-            let page = try PostgresSchemaStore.followRead(after: start, limit: 10).run(on: connection)
-            #expect(page.changes.count == 1)
-            #expect(try #require(page.position.insertLSN) >= inserted)
-        }
+        let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
+        let start = try await PostgresSchemaStore.followStart().run(on: connection)
+        let startLSN = try #require(start.insertLSN)
+        try await f.publish("Positioned")
+        let inserted = try #require(UInt64(connection.simpleQuery("SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint").rows[0].string(0)))
+        #expect(inserted > startLSN, "the publish wrote WAL")
+        let page = try await PostgresSchemaStore.followRead(after: start, limit: 10).run(on: connection)
+        #expect(page.changes.count == 1)
+        #expect(try #require(page.position.insertLSN) >= inserted)
     }
 
     /// The probe tells a primary from a standby: a standbys' pool that reached a primary never
@@ -133,7 +132,7 @@ import TestSupport
     /// pool does, and the reason is counted.
     @Test func aPrimaryReachedThroughTheStandbysPoolIsNeverUsed() async throws {
         let f = try Fixture()
-        let version = try f.publish("Routed")
+        let version = try await f.publish("Routed")
         let pool = ConnectionPool(
             config: PostgresConfig(databaseURL: f.url), standby: PostgresConfig(databaseURL: f.url), standbyReadsMaxLag: Self.maxLag)
         let reads = try #require(pool.standbyReads)
@@ -174,7 +173,7 @@ import TestSupport
     /// The change follower raises the required position of the applications its reads
     /// reported changes to, and only theirs: writes to another application leave this one's
     /// requirement where this application's own newest change put it.
-    @Test func theFollowerRaisesOnlyTheApplicationsThatChanged() throws {
+    @Test func theFollowerRaisesOnlyTheApplicationsThatChanged() async throws {
         let f = try Fixture()
         let other = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
         let pool = ConnectionPool(
@@ -195,12 +194,12 @@ import TestSupport
         #expect(floor > 0, "the follower's first read raised every application")
         #expect(required(other) == floor)
 
-        try f.publish("Mine")
+        try await f.publish("Mine")
         let mine = try eventually({ required(f.application) }, until: { $0 > floor })
         #expect(mine > floor)
         #expect(required(other) == floor, "a change to this application does not raise the other")
 
-        for index in 0..<3 { _ = try f.publication("Elsewhere\(index)", in: other) }
+        for index in 0..<3 { _ = try await f.publication("Elsewhere\(index)", in: other) }
         let elsewhere = try eventually({ required(other) }, until: { $0 > mine })
         #expect(elsewhere > mine)
         #expect(required(f.application) == mine, "writes to another application leave this one's requirement")
@@ -209,9 +208,9 @@ import TestSupport
     /// Every read a standby may answer names its application, and an empty answer (no version,
     /// no `latest`, an empty page of a list, of the type index or of search) is confirmed on the
     /// primary, a non-empty one is not.
-    @Test func aStandbysEmptyAnswersAreConfirmedOnThePrimary() throws {
+    @Test func aStandbysEmptyAnswersAreConfirmedOnThePrimary() async throws {
         let f = try Fixture()
-        let version = try f.publish("Confirmed")
+        let version = try await f.publish("Confirmed")
         let application = f.application
         func check<Value>(_ statement: StoreStatement<Value>, empty: Value, found: Value) throws {
             let read = try #require(statement.standbyRead)

@@ -90,9 +90,9 @@ import TestSupport
 
     @Test func deliversEventsCommittedAfterCreationInFeedOrderFilteredAndSigned() async throws {
         let f = try Fixture()
-        try f.publish("Ride")
+        try await f.publish("Ride")
         let (_, secret) = try Self.subscribe(f, prefix: "Ri")
-        for type in ["Ride", "Other", "Ride", "Rider", "Other"] { try f.publish(type) }
+        for type in ["Ride", "Other", "Ride", "Rider", "Other"] { try await f.publish(type) }
         _ = try await f.store.delete(application: f.application, attributesType: "Ride", version: 1, by: .cli)
         try Self.waitUntilFeedIsFinal(f)
         let transport = ScriptedTransport()
@@ -120,8 +120,8 @@ import TestSupport
         let f = try Fixture()
         let (failing, _) = try Self.subscribe(f, url: "https://failing.example/")
         let (healthy, _) = try Self.subscribe(f, url: "https://healthy.example/")
-        try f.publish("Ride")
-        try f.publish("Ride")
+        try await f.publish("Ride")
+        try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         final class Split: WebhookTransport {
             let failing = ScriptedTransport([WebhookResponse(status: 500, head: Array("busy".utf8))])
@@ -168,10 +168,10 @@ import TestSupport
         #expect(try f.store.webhook(application: f.application, id: healthy.id)?.enabled == true)
     }
 
-    @Test func aReceiverAnswering410IsDisabledAtOnce() throws {
+    @Test func aReceiverAnswering410IsDisabledAtOnce() async throws {
         let f = try Fixture()
         let (subscription, _) = try Self.subscribe(f)
-        try f.publish("Ride")
+        try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         let transport = ScriptedTransport([WebhookResponse(status: 410)])
         try Self.drain(Self.deliverer(f, transport, Self.clock()))
@@ -181,10 +181,10 @@ import TestSupport
 
     /// A replica that claimed a subscription and died leaves it to another once the lease ends;
     /// the event is sent again with the same id.
-    @Test func aLeaseKeepsOtherReplicasOutUntilItEnds() throws {
+    @Test func aLeaseKeepsOtherReplicasOutUntilItEnds() async throws {
         let f = try Fixture()
         _ = try Self.subscribe(f)
-        try f.publish("Ride")
+        try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         let clock = Self.clock()
         let queue = WebhookQueue(pool: f.pool)
@@ -202,8 +202,8 @@ import TestSupport
     @Test func testEventsAndRedeliveriesGoFirstWithTheEventsOwnID() async throws {
         let f = try Fixture()
         let (subscription, _) = try Self.subscribe(f)
-        try f.publish("Ride")
-        try f.publish("Ride")
+        try await f.publish("Ride")
+        try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         let transport = ScriptedTransport()
         let deliverer = Self.deliverer(f, transport, Self.clock())
@@ -225,14 +225,14 @@ import TestSupport
     }
 
     /// Both secrets sign during the grace period; only the new one once it ended.
-    @Test func rotationSignsWithBothSecretsDuringGrace() throws {
+    @Test func rotationSignsWithBothSecretsDuringGrace() async throws {
         let f = try Fixture()
         let (subscription, old) = try Self.subscribe(f)
         let new = WebhookSecret.generate()
         let rotated = try #require(
             try f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: new, graceSeconds: 3600, by: .cli))
         #expect(rotated.previousSecretUntil != nil)
-        try f.publish("Ride")
+        try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         let transport = ScriptedTransport()
         let clock = Self.clock()
@@ -242,7 +242,7 @@ import TestSupport
         #expect(Self.verifies(during, old) && Self.verifies(during, new))
         let newest = WebhookSecret.generate()
         _ = try f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: newest, graceSeconds: 0, by: .cli)
-        try f.publish("Ride")
+        try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         try Self.drain(Self.deliverer(f, transport, clock))
         let after = try #require(transport.sent.last)
@@ -253,11 +253,11 @@ import TestSupport
     /// A subscription leaves out what committed before it even when its starting position is
     /// older (the horizon read lower than an earlier read, as it may); a redelivery of everything
     /// since an earlier cursor sends those events too.
-    @Test func changesCommittedBeforeTheSubscriptionAreNotSentFromAnOlderPosition() throws {
+    @Test func changesCommittedBeforeTheSubscriptionAreNotSentFromAnOlderPosition() async throws {
         let f = try Fixture()
-        try f.publish("Before")
+        try await f.publish("Before")
         let (subscription, _) = try Self.subscribe(f)
-        try f.publish("After")
+        try await f.publish("After")
         let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         _ = try connection.simpleQuery("UPDATE webhook_subscriptions SET position_xid = '0' WHERE id = \(subscription.id)")
         try Self.waitUntilFeedIsFinal(f)
@@ -273,7 +273,7 @@ import TestSupport
     }
 
     /// An event is handed out only after its transaction commits and every older one ended.
-    @Test func nothingIsSentBeforeItsCommit() throws {
+    @Test func nothingIsSentBeforeItsCommit() async throws {
         let f = try Fixture()
         _ = try Self.subscribe(f)
         let transport = ScriptedTransport()
@@ -282,7 +282,7 @@ import TestSupport
         _ = try connection.simpleQuery("BEGIN")
         _ = try connection.simpleQuery(
             "INSERT INTO change_events (application_id, kind, attributes_type, version) VALUES (\(f.application.id), 'published', 'Held', 1)")
-        try f.publish("Ride")
+        try await f.publish("Ride")
         try Self.drain(deliverer)
         #expect(transport.sent.isEmpty, "the open transaction is older: nothing after it is final")
         _ = try connection.simpleQuery("COMMIT")

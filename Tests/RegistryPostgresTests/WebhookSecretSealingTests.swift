@@ -53,7 +53,7 @@ import TestSupport
         return (created, secret)
     }
 
-    @Test func withAKeyTheColumnsHoldOnlySealedSecretsAndDeliveriesVerify() throws {
+    @Test func withAKeyTheColumnsHoldOnlySealedSecretsAndDeliveriesVerify() async throws {
         let f = try Fixture()
         let key = WebhookSecretKey.generate()
         let store = PostgresSchemaStore(pool: f.pool, webhookSecretKey: key)
@@ -64,7 +64,7 @@ import TestSupport
         #expect(stored.count == 2)
         #expect(stored.allSatisfy { $0.hasPrefix("v1:\(key.id):") && !$0.contains("whsec_") }, "\(stored.map { $0.prefix(12) })")
         #expect(!stored.contains { $0.contains(String(old.dropFirst(6))) || $0.contains(String(new.dropFirst(6))) })
-        try f.publish("Ride")
+        try await f.publish("Ride")
         let transport = Transport()
         try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
         try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: key))
@@ -75,7 +75,7 @@ import TestSupport
 
     /// Secrets written before the key (both columns) are sealed by one pass; a second pass
     /// finds nothing; the secrets sign as before.
-    @Test func theStartupPassSealsSecretsStoredAsIssued() throws {
+    @Test func theStartupPassSealsSecretsStoredAsIssued() async throws {
         var subscriptions: [(url: String, secrets: [String])] = []
         let f = try Fixture()
         for index in 0..<3 {
@@ -97,7 +97,7 @@ import TestSupport
         #expect(stored.count == 4 && stored.allSatisfy { WebhookSecretEnvelope.keyID(of: $0) == key.id && !$0.contains("whsec_") })
         #expect(try WebhookSecretSealer(pool: f.pool, key: key).run() == WebhookSecretSealer.Outcome())
 
-        try f.publish("Ride")
+        try await f.publish("Ride")
         let transport = Transport()
         try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
         try WebhookDeliveryTests.drain(Self.deliverer(f, transport, WebhookDeliveryTests.clock(), key: key))
@@ -150,12 +150,12 @@ import TestSupport
         #expect(try WebhookSecretEnvelope.open(after[1], with: key) == first)
     }
 
-    @Test func aSecretSealedWithAnotherKeyOrNoKeyFailsItsDeliveriesButNeverDisables() throws {
+    @Test func aSecretSealedWithAnotherKeyOrNoKeyFailsItsDeliveriesButNeverDisables() async throws {
         let f = try Fixture()
         let key = WebhookSecretKey.generate()
         let other = WebhookSecretKey.generate()
         let (subscription, secret) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: key), f)
-        try f.publish("Ride")
+        try await f.publish("Ride")
         let transport = Transport()
         let clock = WebhookDeliveryTests.clock()
         let unreadable = Reasons()
@@ -219,13 +219,13 @@ import TestSupport
 
     /// A rotation of the sealing key, before the sealer runs: a replica whose keyring holds the
     /// old key signs with a secret sealed under it, and deliveries verify.
-    @Test func aSecretSealedWithAnOldKeySignsDeliveries() throws {
+    @Test func aSecretSealedWithAnOldKeySignsDeliveries() async throws {
         let f = try Fixture()
         let old = WebhookSecretKey.generate()
         let current = WebhookSecretKey.generate()
         let (_, secret) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
         #expect(try Self.storedSecrets(f).map { WebhookSecretEnvelope.keyID(of: $0) } == [old.id])
-        try f.publish("Ride")
+        try await f.publish("Ride")
         let transport = Transport()
         let unreadable = Reasons()
         try WebhookDeliveryTests.waitUntilFeedIsFinal(f)
@@ -238,7 +238,7 @@ import TestSupport
     /// (both columns) under the current key, and counts the one under a key it does not hold;
     /// a second pass changes nothing; a replica still on the old key (mid-rollout) does not undo
     /// it; deliveries verify with the current key alone afterwards.
-    @Test func thePassReSealsSecretsUnderOldKeysWithTheCurrentKey() throws {
+    @Test func thePassReSealsSecretsUnderOldKeysWithTheCurrentKey() async throws {
         let f = try Fixture()
         let old = WebhookSecretKey.generate()
         let current = WebhookSecretKey.generate()
@@ -268,7 +268,7 @@ import TestSupport
         #expect(try WebhookSecretSealer(pool: f.pool, key: old).run().sealedWithOtherKeys == [current.id: 4, unknown.id: 1])
         #expect(try Self.storedSecrets(f) == stored)
 
-        try f.publish("Ride")
+        try await f.publish("Ride")
         let transport = Transport()
         let unreadable = Reasons()
         try WebhookDeliveryTests.waitUntilFeedIsFinal(f)

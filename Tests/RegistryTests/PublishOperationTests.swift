@@ -11,22 +11,22 @@ import Testing
     static func publish(
         _ store: MemoryStore, _ text: String, version: VersionRequest = .nextFree, once claim: IdempotencyClaim? = nil,
         answer: String = "ok", warnings: [JSONValue] = [], fieldPaths: [String]? = nil,
-        review: (Publication) throws -> Void = { _ in }
-    ) throws -> PublishOutcome {
-        try store.publish(
+        review: (Publication) async throws -> Void = { _ in }
+    ) async throws -> PublishOutcome {
+        try await store.publish(
             application: application, attributesType: "Flight", version: version, jsonSchema: text, by: .cli,
             fieldPaths: fieldPaths, comparing: Comparison(limit: 100), once: claim,
             response: { publication in
-                try review(publication)
+                try await review(publication)
                 return PublishAnswer(body: Array(answer.utf8), auditDetails: ["answer": .string(answer)], warnings: warnings)
             })
     }
 
-    @Test func versionsAreAllocatedInOrderAndEachIsAuditedWithItsAnswer() throws {
+    @Test func versionsAreAllocatedInOrderAndEachIsAuditedWithItsAnswer() async throws {
         let store = MemoryStore()
         var compared: [Int32?] = []
         for text in [Self.a, Self.b] {
-            guard case .published(let schema, let body) = try Self.publish(store, text, review: { compared.append($0.basis.newest?.version) })
+            guard case .published(let schema, let body) = try await Self.publish(store, text, review: { compared.append($0.basis.newest?.version) })
             else {
                 Issue.record("not published")
                 return
@@ -37,55 +37,55 @@ import Testing
         #expect(compared == [nil, 1])
         #expect(store.committed.audit.map(\.version) == [1, 2])
         #expect(store.committed.audit.allSatisfy { $0.action == .publish && $0.details["answer"] == .string("ok") })
-        #expect(throws: RegistryError.alreadyExists("version 2 exists")) { try Self.publish(store, Self.a, version: .explicit(2)) }
+        await #expect(throws: RegistryError.alreadyExists("version 2 exists")) { try await Self.publish(store, Self.a, version: .explicit(2)) }
     }
 
-    @Test func fieldPathsGoWithTheInsertAndOnlyAnswersWithWarningsRewriteTheVersion() throws {
+    @Test func fieldPathsGoWithTheInsertAndOnlyAnswersWithWarningsRewriteTheVersion() async throws {
         let store = MemoryStore()
-        _ = try Self.publish(store, Self.a, fieldPaths: ["title"])
-        _ = try Self.publish(store, Self.b, warnings: ["careful"])
+        _ = try await Self.publish(store, Self.a, fieldPaths: ["title"])
+        _ = try await Self.publish(store, Self.b, warnings: ["careful"])
         #expect(store.committed.fieldPaths == [1: ["title"], 2: nil])
         #expect(store.committed.warnings == [2: ["careful"]])
     }
 
-    @Test func aClaimedKeyReplaysItsResponseAndRefusesAnotherBody() throws {
+    @Test func aClaimedKeyReplaysItsResponseAndRefusesAnotherBody() async throws {
         let store = MemoryStore()
         let claim = IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [1])
-        #expect(try Self.publish(store, Self.a, once: claim, answer: "first") == .published(store.committed.versions[0], body: Array("first".utf8)))
-        #expect(try Self.publish(store, Self.b, once: claim, answer: "second") == .replayed(body: Array("first".utf8)))
-        #expect(throws: IdempotencyKey.mismatch("k")) {
-            try Self.publish(store, Self.b, once: IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [2]))
+        #expect(try await Self.publish(store, Self.a, once: claim, answer: "first") == .published(store.committed.versions[0], body: Array("first".utf8)))
+        #expect(try await Self.publish(store, Self.b, once: claim, answer: "second") == .replayed(body: Array("first".utf8)))
+        await #expect(throws: IdempotencyKey.mismatch("k")) {
+            try await Self.publish(store, Self.b, once: IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [2]))
         }
         #expect(store.committed.versions.count == 1 && store.committed.audit.count == 1)
     }
 
-    @Test func aRefusingReviewRollsBackTheVersionTheAuditEventAndTheClaim() throws {
+    @Test func aRefusingReviewRollsBackTheVersionTheAuditEventAndTheClaim() async throws {
         let store = MemoryStore()
         let claim = IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [1])
-        #expect(throws: RegistryError.alreadyExists("refused")) {
-            try Self.publish(store, Self.a, once: claim, review: { _ in throw RegistryError.alreadyExists("refused") })
+        await #expect(throws: RegistryError.alreadyExists("refused")) {
+            try await Self.publish(store, Self.a, once: claim, review: { _ in throw RegistryError.alreadyExists("refused") })
         }
         #expect(store.committed.versions.isEmpty && store.committed.audit.isEmpty && store.committed.keys.isEmpty)
-        guard case .published(let schema, _) = try Self.publish(store, Self.a, once: claim) else {
+        guard case .published(let schema, _) = try await Self.publish(store, Self.a, once: claim) else {
             Issue.record("the key was not freed")
             return
         }
         #expect(schema.version == 1)
     }
 
-    @Test func anIdenticalNewestVersionIsReturnedAndNothingIsWritten() throws {
+    @Test func anIdenticalNewestVersionIsReturnedAndNothingIsWritten() async throws {
         let store = MemoryStore()
-        _ = try Self.publish(store, Self.a)
+        _ = try await Self.publish(store, Self.a)
         let claim = IdempotencyClaim(accountID: 7, applicationID: 1, key: "k", requestHash: [1])
         let unless = { (text: String) in
-            try store.publish(
+            try await store.publish(
                 application: Self.application, attributesType: "Flight", version: .nextFree, jsonSchema: text, by: .cli,
                 comparing: Comparison(limit: 100), once: claim, returningIdenticalNewest: true,
                 response: { _ in PublishAnswer(body: Array("new".utf8), auditDetails: [:]) })
         }
-        #expect(try unless(Self.a) == .existing(store.committed.versions[0]))
+        #expect(try await unless(Self.a) == .existing(store.committed.versions[0]))
         #expect(store.committed.keys.isEmpty && store.committed.audit.count == 1)
-        #expect(try unless(Self.b) == .published(store.committed.versions[1], body: Array("new".utf8)))
+        #expect(try await unless(Self.b) == .published(store.committed.versions[1], body: Array("new".utf8)))
         #expect(store.committed.audit.count == 2)
     }
 }
@@ -104,9 +104,9 @@ final class MemoryStore: PublishingStore {
 
     private(set) var committed = State()
 
-    func transaction<T>(_ body: (any PublishTransaction) throws -> T) throws -> T {
+    func transaction<T: Sendable>(_ body: (any PublishTransaction) async throws -> T) async throws -> T {
         let transaction = Transaction(state: committed)
-        let value = try body(transaction)
+        let value = try await body(transaction)
         committed = transaction.state
         return value
     }
@@ -117,7 +117,7 @@ final class MemoryStore: PublishingStore {
 
         init(state: State) { self.state = state }
 
-        func claim(_ claim: IdempotencyClaim) throws -> StoredResponse? {
+        func claim(_ claim: IdempotencyClaim) async throws -> StoredResponse? {
             if let stored = state.keys[ExactName(claim.key)] { return stored }
             claimedHashes[ExactName(claim.key)] = claim.requestHash
             return nil
@@ -126,7 +126,7 @@ final class MemoryStore: PublishingStore {
         func insert(
             application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
             metadata: VersionMetadata, fieldPaths: [String]?, comparing comparison: Comparison
-        ) throws -> Publication {
+        ) async throws -> Publication {
             let number: Int32
             switch version {
             case .nextFree: number = state.counter + 1
@@ -148,17 +148,17 @@ final class MemoryStore: PublishingStore {
             return Publication(schema: schema, basis: ComparisonBasis(policy: policy, newest: newest, earlier: [], limitReached: false))
         }
 
-        func lockType(application: Application, attributesType: String) throws -> LockedType {
+        func lockType(application: Application, attributesType: String) async throws -> LockedType {
             LockedType(isNew: state.counter == 0, newest: state.versions.last.map { ($0, CanonicalJSON.contentHash($0.jsonSchema)) })
         }
 
-        func record(_ record: AuditRecord) throws { state.audit.append(record) }
+        func record(_ record: AuditRecord) async throws { state.audit.append(record) }
 
-        func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) throws {
+        func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) async throws {
             state.warnings[schema.version] = warnings
         }
 
-        func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) throws {
+        func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) async throws {
             guard let hash = claimedHashes[ExactName(claim.key)] else { throw RegistryError.internal("recorded an unclaimed key") }
             state.keys[ExactName(claim.key)] = StoredResponse(requestHash: hash, body: body)
         }

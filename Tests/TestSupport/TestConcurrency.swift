@@ -75,3 +75,60 @@ public func waitUntil(timeoutSeconds: Double = 5, _ condition: () -> Bool) -> Bo
         usleep(2_000)
     }
 }
+
+/// Runs `body` to its end on the calling thread, as a task that prefers this thread: what the
+/// task does after each wait runs here too, so `onThreads` keeps one thread per call and the
+/// calls really run at once (the cooperative pool has a thread per core). Off an event loop
+/// the store's calls block their thread, as the CLI's do.
+public func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let thread = CallingThread()
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    Task(executorPreference: thread) {
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = result }
+        thread.finish()
+    }
+    thread.run()
+    return try outcome.withLock { $0! }.get()
+}
+
+/// The executor behind `blocking`: jobs queue until the calling thread runs them.
+private final class CallingThread: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs queued jobs on this thread until the task has finished.
+    func run() {
+        condition.lock()
+        while true {
+            if !jobs.isEmpty {
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+                condition.lock()
+            } else if finished {
+                condition.unlock()
+                return
+            } else {
+                condition.wait()
+            }
+        }
+    }
+}

@@ -14,6 +14,8 @@ public final class TestRegistry: Sendable {
     public let server: HTTPServer
     public let api: RegistryAPI
     private let follower: ChangeFollower
+    private let workers: Int
+    private let hold = HandlerThreadHold()
     public var port: Int { server.port }
 
     private static let sharedInstance = Mutex<TestRegistry?>(nil)
@@ -56,10 +58,21 @@ public final class TestRegistry: Sendable {
             }, onRead: { api.noteFeedRead(bound: $0) })
         follower.start()
         _ = following.wait(timeout: .now() + 10)
+        self.workers = workers
+        let hold = self.hold
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(workers: workers), respond: api.respond, waitingRoom: api.waitingRoom,
-            rejection: api.reject)
+            configuration: HTTPServerConfiguration(workers: workers),
+            respond: { request in
+                request.path.utf8.elementsEqual(HandlerThreadHold.path.utf8) ? await hold.respond(request) : await api.respond(request)
+            },
+            waitingRoom: api.waitingRoom, rejection: api.reject)
         try server.start()
+    }
+
+    /// Holds every handler thread with blocking work until `release`: what answers meanwhile
+    /// runs on the event loops alone.
+    public func holdHandlerThreads(as tenant: Tenant) throws -> HandlerThreadHold.Held {
+        try hold.hold(workers, of: tenant)
     }
 
     /// Stops only the change follower, as if it stalled: the server keeps answering, and its

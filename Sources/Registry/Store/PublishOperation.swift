@@ -27,30 +27,30 @@ extension PublishingStore {
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         metadata: VersionMetadata = VersionMetadata(), fieldPaths: [String]? = nil, comparing comparison: Comparison,
         once claim: IdempotencyClaim?,
-        returningIdenticalNewest: Bool = false, response: (Publication) throws -> PublishAnswer
-    ) throws -> PublishOutcome {
+        returningIdenticalNewest: Bool = false, response: (Publication) async throws -> PublishAnswer
+    ) async throws -> PublishOutcome {
         let contentHash = returningIdenticalNewest ? CanonicalJSON.contentHash(jsonSchema) : nil
         do {
-            return try transaction { transaction throws -> PublishOutcome in
-                if let claim, let stored = try transaction.claim(claim) { return .replayed(body: try claim.replay(stored)) }
+            return try await transaction { transaction async throws -> PublishOutcome in
+                if let claim, let stored = try await transaction.claim(claim) { return .replayed(body: try claim.replay(stored)) }
                 var effective = version
                 if let contentHash {
-                    let type = try transaction.lockType(application: application, attributesType: attributesType)
+                    let type = try await transaction.lockType(application: application, attributesType: attributesType)
                     if let newest = type.newest, newest.contentHash == contentHash { throw FoundExisting(schema: newest.schema) }
                     // A new type's counter holds 1 once locked: the next free version is that 1.
                     if type.isNew && version == .nextFree { effective = .explicit(1) }
                 }
-                let publication = try transaction.insert(
+                let publication = try await transaction.insert(
                     application: application, attributesType: attributesType, version: effective, jsonSchema: jsonSchema, by: actor,
                     metadata: metadata, fieldPaths: fieldPaths, comparing: comparison)
-                let answer = try response(publication)
-                if !answer.warnings.isEmpty { try transaction.recordWarnings(answer.warnings, of: publication.schema, in: application) }
-                try transaction.record(
+                let answer = try await response(publication)
+                if !answer.warnings.isEmpty { try await transaction.recordWarnings(answer.warnings, of: publication.schema, in: application) }
+                try await transaction.record(
                     AuditRecord(
                         accountID: application.accountID, actor: actor, action: .publish, applicationID: application.id,
                         attributesType: publication.schema.attributesType, version: publication.schema.version,
                         details: answer.auditDetails))
-                if let claim { try transaction.recordResponse(answer.body, under: claim) }
+                if let claim { try await transaction.recordResponse(answer.body, under: claim) }
                 return .published(publication.schema, body: answer.body)
             }
         } catch let found as FoundExisting {
@@ -63,9 +63,9 @@ extension PublishingStore {
     public func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         comparing comparison: Comparison = Comparison(limit: 100)
-    ) throws -> Publication {
+    ) async throws -> Publication {
         var published: Publication?
-        _ = try publish(
+        _ = try await publish(
             application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
             comparing: comparison, once: nil, response: { publication in
                 published = publication

@@ -2,8 +2,9 @@
 /// (`publish`) is written over this alone.
 public protocol PublishingStore {
     /// Runs `body` in one write transaction: committed when it returns, rolled back when it
-    /// throws.
-    func transaction<T>(_ body: (any PublishTransaction) throws -> T) throws -> T
+    /// throws. Awaited on an event loop, the transaction holds one of the loop's sessions and
+    /// no thread while it waits for the database or for `body`.
+    func transaction<T: Sendable>(_ body: (any PublishTransaction) async throws -> T) async throws -> T
 }
 
 /// The writes of one publish, inside one transaction the store opens (`SchemaStore.transaction`):
@@ -14,7 +15,7 @@ public protocol PublishTransaction {
     /// Claims the key for this transaction: nil when it is now this transaction's, otherwise
     /// the response recorded under it. A concurrent claim of the same key waits until this
     /// transaction ends, so a key never publishes twice.
-    func claim(_ claim: IdempotencyClaim) throws -> StoredResponse?
+    func claim(_ claim: IdempotencyClaim) async throws -> StoredResponse?
 
     /// Allocates the version (the next free one, or the one asked for) and inserts it, returning
     /// it with what it must be compared with, read in the same snapshot. A publish that the
@@ -27,21 +28,21 @@ public protocol PublishTransaction {
     func insert(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         metadata: VersionMetadata, fieldPaths: [String]?, comparing comparison: Comparison
-    ) throws -> Publication
+    ) async throws -> Publication
 
     /// Stores the warnings the review of a version just inserted answered; called only when
     /// there are some, so a publish without warnings rewrites no row.
-    func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) throws
+    func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) async throws
 
     /// Takes the type's review lock and then its version counter, and only then reads the
     /// type's newest live version, so it sees every publish of the type that committed before.
-    func lockType(application: Application, attributesType: String) throws -> LockedType
+    func lockType(application: Application, attributesType: String) async throws -> LockedType
 
     /// Writes an audit event in this transaction.
-    func record(_ record: AuditRecord) throws
+    func record(_ record: AuditRecord) async throws
 
     /// Records the response under a key this transaction claimed.
-    func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) throws
+    func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) async throws
 }
 
 /// A type as `PublishTransaction.lockType` found it under its locks.

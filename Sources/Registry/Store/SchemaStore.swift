@@ -1,8 +1,8 @@
-/// What the registry needs from storage. Each call that is one statement is `async`: awaited on
-/// an event loop it holds no thread (PostgreSQL sends it on the loop's pipelined sessions and
-/// resumes the task when it completes); awaited anywhere else it may block the calling thread.
-/// The others (a snapshot read, a transaction) block and are made from handler threads and the
-/// CLI. Every failure is a `RegistryError`: storage unavailability is `.unavailable` (503,
+/// What the registry needs from storage. Each call is `async`: awaited on an event loop it holds
+/// no thread (PostgreSQL sends a statement on the loop's pipelined sessions, a transaction holds
+/// a session of its own, and the task resumes when the answer arrives); awaited anywhere else it
+/// may block the calling thread. Webhook subscriptions (`WebhookStore`) still block and are
+/// managed from handler threads and the CLI. Every failure is a `RegistryError`: storage unavailability is `.unavailable` (503,
 /// code 14), never a hang.
 ///
 /// Correctness under concurrency is the implementation's job and must come from the database,
@@ -56,9 +56,10 @@ public protocol SchemaStore: PublishingStore, UsageStore, WebhookStore, Sendable
     func latestCandidates(application: Application, attributesType: String) async throws -> LatestCandidates
 
     /// What a version of the type would be compared with if published now (below `version`
-    /// when given), read in one snapshot like a publish reads it; for the dry run.
+    /// when given), read by the statement a publish ends with, then the texts it needs; for the
+    /// dry run. A version deleted between the two has no text and is skipped.
     func comparisonBasis(application: Application, attributesType: String, below version: Int32?, comparing comparison: Comparison)
-        throws -> ComparisonBasis
+        async throws -> ComparisonBasis
 
     /// The policy that applies to a type (`attributesType` nil: the application's default for
     /// its types), and where it was set.

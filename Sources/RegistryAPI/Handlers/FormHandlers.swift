@@ -30,13 +30,16 @@ enum FormHandlers {
     /// Every Create check except the version conflict, under the same policy; nothing is
     /// written. A refusal the policy would give is the same 409.
     ///
-    /// Like a publish, the application is read on the loop and the review runs on a handler
-    /// thread, a large schema's holding a heavy-work permit.
+    /// Like a publish, the application and what to compare with are read on the loop, and
+    /// the review runs there for a small schema, on a handler thread holding a heavy-work
+    /// permit for a large one.
     static func validate(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let application = try await call.application(code: request.applicationCode)
-        return try await call.work(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
-            let review = try PublishReview(request, application: application, call: call)
+        let (basis, outlines) = try await PublishReview.basis(request, application: application, call: call)
+        return try await call.compute(heavy: Reviews.isHeavy(request.jsonSchema)) { () throws(RegistryError) in
+            let submitted = try call.caches.documents.validated(request.jsonSchema)
+            let review = try PublishReview(request, submitted, basis: basis, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
             var annotations = JSONObject()
             review.annotate(&annotations)
             let body = FormJSON.body(

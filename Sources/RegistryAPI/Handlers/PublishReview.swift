@@ -9,16 +9,20 @@ struct PublishReview {
     let document: SchemaDocument
     let checks: PublishChecks
 
-    /// The dry run: validates the text, then reads the policy and earlier texts itself.
-    init(_ request: PublishRequest, application: Application, call: Call) throws(RegistryError) {
-        let submitted = try call.caches.documents.validated(request.jsonSchema)
+    /// The dry run's basis: the policy and earlier texts a publish of `request` would be
+    /// compared with now, read on the loop.
+    static func basis(_ request: PublishRequest, application: Application, call: Call) async throws(RegistryError)
+        -> (ComparisonBasis, ReviewOutlines)
+    {
         var below: Int32?
         if case .explicit(let version) = request.version { below = version }
         let outlines = call.reviews.outlines.forReview(
             limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
-        let basis = try call.store.run({ try $0.comparisonBasis(
-            application: application, attributesType: request.attributesType, below: below, comparing: outlines.comparison) })
-        try self.init(request, submitted, basis: basis, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
+        let basis = try await call.read {
+            try await $0.comparisonBasis(
+                application: application, attributesType: request.attributesType, below: below, comparing: outlines.comparison)
+        }
+        return (basis, outlines)
     }
 
     /// The review of `submitted` against `basis` (as the publish statement returned it, or as

@@ -89,9 +89,10 @@ enum SchemaHandlers {
     /// publish, its review (which `requireCompatible` or a rejecting policy may turn into a
     /// veto), its audit event and an idempotency key's record are one transaction.
     ///
-    /// The body, the key, the application and a key's recorded response are read on the
-    /// loop. The publish runs on a handler thread, a large schema's holding a heavy-work
-    /// permit, waited for holding no thread when none is free.
+    /// Reads top to bottom on the loop: the body, the key, the application and a key's
+    /// recorded response, then the transaction, which holds one of the loop's sessions and no
+    /// thread. A large schema's publish holds a heavy-work permit throughout (waited for
+    /// holding no thread), and its validation and review run on a handler thread.
     static func create(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let request = try PublishRequest(call.body())
         let key = try call.request.header("idempotency-key").map { header throws(RegistryError) in
@@ -107,39 +108,45 @@ enum SchemaHandlers {
             }
             claim = made
         }
-        return try await call.work(heavy: Reviews.isHeavy(request.jsonSchema)) { [claim] () throws(RegistryError) in
-            try publish(call, request, application: application, claim: claim)
+        let heavy = Reviews.isHeavy(request.jsonSchema)
+        return try await call.holdingPermit(heavy: heavy) { [claim] () async throws(RegistryError) in
+            let (submitted, fieldPaths) = try await call.compute(heavy: heavy, permitHeld: true) { () throws(RegistryError) in
+                let submitted = try call.caches.documents.validated(request.jsonSchema)
+                return (submitted, FormBuilder.form(for: submitted.document).fieldPaths)
+            }
+            let outlines = call.reviews.outlines.forReview(
+                limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
+            let outcome = try await call.store.publish(
+                application: application, attributesType: request.attributesType, version: request.version,
+                jsonSchema: request.jsonSchema, by: call.actor, metadata: request.metadata, fieldPaths: fieldPaths,
+                comparing: outlines.comparison, once: claim, returningIdenticalNewest: request.returnExisting, for: call.request,
+                response: { publication async throws(RegistryError) in
+                    try await call.compute(heavy: heavy, permitHeld: true) { () throws(RegistryError) in
+                        try answer(request, submitted, publication, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
+                    }
+                })
+            return published(outcome, call)
         }
     }
 
-    /// Publishes and reviews in one transaction (holding a heavy-work permit for a large
-    /// schema); a publish the review may refuse takes the type's review lock first.
-    private static func publish(_ call: Call, _ request: PublishRequest, application: Application, claim: IdempotencyClaim?)
-        throws(RegistryError) -> HTTPResponse
-    {
-        let submitted = try call.caches.documents.validated(request.jsonSchema)
-        let outlines = call.reviews.outlines.forReview(
-            limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
-        let review = { (publication: Publication) throws(RegistryError) -> PublishReview in
-            try PublishReview(
-                request, submitted, basis: publication.basis, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
+    /// The review of a version inside its publish's transaction (a refusal throws and rolls
+    /// it back), as the answer that transaction records.
+    private static func answer(
+        _ request: PublishRequest, _ submitted: ValidatedSchema, _ publication: Publication, outlines: ReviewOutlines, listLimit: Int
+    ) throws(RegistryError) -> PublishAnswer {
+        let review = try PublishReview(request, submitted, basis: publication.basis, outlines: outlines, listLimit: listLimit)
+        var schema = publication.schema
+        schema.warnings = review.checks.warnings
+        var body = review.response(for: schema)
+        if request.returnExisting, case .object(var fields) = body {
+            fields["existing"] = .bool(false)
+            body = .object(fields)
         }
-        let outcome = try call.store.publish(
-            application: application, attributesType: request.attributesType, version: request.version,
-            jsonSchema: request.jsonSchema, by: call.actor, metadata: request.metadata,
-            fieldPaths: FormBuilder.form(for: submitted.document).fieldPaths, comparing: outlines.comparison, once: claim,
-            returningIdenticalNewest: request.returnExisting,
-            response: { publication throws(RegistryError) in
-                let review = try review(publication)
-                var schema = publication.schema
-                schema.warnings = review.checks.warnings
-                var body = review.response(for: schema)
-                if request.returnExisting, case .object(var fields) = body {
-                    fields["existing"] = .bool(false)
-                    body = .object(fields)
-                }
-                return PublishAnswer(body: JSONResponse.body(body), auditDetails: review.auditDetails, warnings: review.checks.warnings)
-            })
+        return PublishAnswer(body: JSONResponse.body(body), auditDetails: review.auditDetails, warnings: review.checks.warnings)
+    }
+
+    /// The HTTP answer of one publish's outcome.
+    private static func published(_ outcome: PublishOutcome, _ call: Call) -> HTTPResponse {
         switch outcome {
         case .published(_, let body):
             call.metrics.recordPublished()

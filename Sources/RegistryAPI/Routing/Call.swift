@@ -95,24 +95,28 @@ struct Call: Sendable {
         return try result.get()
     }
 
-    /// `body` on a handler thread, holding a heavy-work permit when `heavy`: a permit is
-    /// waited for holding no thread, or refused when the gate's queue is full.
-    func work<T: Sendable>(heavy: Bool, _ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
-        guard heavy else { return try await work(body) }
-        let permit = try await reviews.gate.permit()
-        // Given back on the handler thread as the work ends; here only if it never ran.
-        defer { permit.release() }
-        return try await work { () throws(RegistryError) in
-            defer { permit.release() }
-            return try body()
-        }
+    /// `body` holding a heavy-work permit when `heavy`: a permit is waited for holding no
+    /// thread, or refused when the gate's queue is full. For work that awaits between its
+    /// CPU-heavy steps (a publish reviews inside its transaction), which then pass
+    /// `permitHeld` to `compute`.
+    func holdingPermit<T>(heavy: Bool, _ body: () async throws(RegistryError) -> T) async throws(RegistryError) -> T {
+        guard heavy else { return try await body() }
+        return try await reviews.gate.holding(body)
     }
 
-    /// `body` right here when light (a small schema); on a handler thread holding a heavy-work
-    /// permit when heavy, so that a large document is never parsed or walked on a loop.
-    func compute<T: Sendable>(heavy: Bool, _ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
+    /// `body` on a handler thread, holding a heavy-work permit when `heavy`.
+    func work<T: Sendable>(heavy: Bool, _ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
+        try await holdingPermit(heavy: heavy) { () async throws(RegistryError) in try await work(body) }
+    }
+
+    /// `body` right here when light (a small schema); on a handler thread when heavy, so that a
+    /// large document is never parsed or walked on a loop, holding a heavy-work permit unless
+    /// the caller holds one already (`permitHeld`).
+    func compute<T: Sendable>(heavy: Bool, permitHeld: Bool = false, _ body: @escaping @Sendable () throws(RegistryError) -> T)
+        async throws(RegistryError) -> T
+    {
         guard heavy else { return try body() }
-        return try await work(heavy: true, body)
+        return permitHeld ? try await work(body) : try await work(heavy: true, body)
     }
 
     /// Waits until the waiting room wakes `ticket`'s key or `deadline` passes, holding no

@@ -5,9 +5,9 @@ import Registry
 /// to throw `RegistryError`s already; anything else is a bug there, answered as a plain 500
 /// without leaking its text.
 ///
-/// Calls that read no cache go straight to the store, through `run` (blocking, for handler
-/// threads only) or `read` (a one-statement call, awaited while the event loop drives it), so
-/// the store's protocol is written once (`SchemaStore`); only the
+/// Calls that read no cache go straight to the store, through `read` (awaited: the event loop
+/// drives it) or `run` (blocking, for the webhook calls made on handler threads), so the
+/// store's protocol is written once (`SchemaStore`); only the
 /// calls that read or move a cache are wrapped here. Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and fill them through `loadToken` and
 /// `loadApplication`.
@@ -40,8 +40,13 @@ struct Storage: Sendable {
     /// it holds no thread. Its failure is counted in the metrics like `run`'s. A stopping
     /// server refuses new ones: its loops no longer drive them.
     func read<T: Sendable>(for request: HTTPRequest, _ read: (any SchemaStore) async throws -> T) async throws(RegistryError) -> T {
-        if let services = request.services, !services.acceptsLoopWork { throw APIRefusal.shuttingDown }
+        try admit(request)
         return try await value(read)
+    }
+
+    /// Refuses work the loops must drive once a stopping server no longer drives it.
+    private func admit(_ request: HTTPRequest) throws(RegistryError) {
+        if let services = request.services, !services.acceptsLoopWork { throw APIRefusal.shuttingDown }
     }
 
     /// A one-statement call of the store, awaited, with its failure counted like `run`'s.
@@ -115,12 +120,13 @@ struct Storage: Sendable {
     func publish(
         application: Application, attributesType: String, version: VersionRequest, jsonSchema: String, by actor: AuditActor,
         metadata: VersionMetadata, fieldPaths: [String], comparing comparison: Comparison, once claim: IdempotencyClaim?,
-        returningIdenticalNewest: Bool, response: (Publication) throws(RegistryError) -> PublishAnswer
-    ) throws(RegistryError) -> PublishOutcome {
+        returningIdenticalNewest: Bool, for request: HTTPRequest, response: (Publication) async throws(RegistryError) -> PublishAnswer
+    ) async throws(RegistryError) -> PublishOutcome {
+        try admit(request)
         // Publishing moves `latest` at once on this replica; other replicas learn it from the feed.
         defer { caches.forget(CommittedChange(applicationID: application.id, kind: .published, attributesType: attributesType, version: nil)) }
-        return try run {
-            try $0.publish(
+        return try await value {
+            try await $0.publish(
                 application: application, attributesType: attributesType, version: version, jsonSchema: jsonSchema, by: actor,
                 metadata: metadata, fieldPaths: fieldPaths, comparing: comparison, once: claim,
                 returningIdenticalNewest: returningIdenticalNewest,
