@@ -1,6 +1,7 @@
 import Registry
 
-/// Managing webhook subscriptions: each change is one statement with its audit event (the
+/// Managing webhook subscriptions: each call is one statement, awaited (on an event loop, on the
+/// loop's sessions); each change is one statement with its audit event (the
 /// subscription's id added to the event's details in SQL). A secret is written in its stored
 /// form (`WebhookSecretEnvelope.stored`: sealed when the store has a key) by the same statement.
 /// Delivery is `WebhookQueue`'s.
@@ -8,24 +9,24 @@ extension PostgresSchemaStore {
     /// Subscriptions one application may have; creating more is a 400.
     public static let maxWebhooksPerApplication = 100
 
-    public func webhooks(application: Application) throws -> [WebhookSubscription] {
-        try pool.run(
+    public func webhooks(application: Application) async throws -> [WebhookSubscription] {
+        try await pool.value(of:
             StoreStatement(statement: Self.webhookList, parameters: [application.id, Int64(Self.maxWebhooksPerApplication)]) {
                 try $0.rows.map { try WebhookSubscription(row: $0) }
             })
     }
 
-    public func webhook(application: Application, id: Int64) throws -> WebhookSubscription? {
-        try pool.run(
+    public func webhook(application: Application, id: Int64) async throws -> WebhookSubscription? {
+        try await pool.value(of:
             StoreStatement(statement: Self.webhookGet, parameters: [application.id, id]) {
                 try $0.rows.first.map { try WebhookSubscription(row: $0) }
             })
     }
 
-    public func createWebhook(application: Application, settings: WebhookSettings, secret: String, by actor: AuditActor) throws
+    public func createWebhook(application: Application, settings: WebhookSettings, secret: String, by actor: AuditActor) async throws
         -> WebhookSubscription
     {
-        guard try webhooks(application: application).count < Self.maxWebhooksPerApplication else {
+        guard try await webhooks(application: application).count < Self.maxWebhooksPerApplication else {
             throw RegistryError.invalidArgument("an application has at most \(Self.maxWebhooksPerApplication) webhooks")
         }
         let event = Self.webhookAudit(application, .webhookCreate, actor, settings)
@@ -33,14 +34,14 @@ extension PostgresSchemaStore {
             application.id, settings.url ?? "", Self.eventList(settings.events ?? []), settings.typePrefix ?? "",
             settings.description ?? "", settings.enabled ?? true, WebhookSecretEnvelope.stored(secret, key: webhookSecretKey),
         ]
-        return try pool.run(
+        return try await pool.value(of:
             StoreStatement(statement: Self.webhookCreate, parameters: parameters + event.parameters, retry: .never) {
                 guard let row = $0.rows.first else { throw RegistryError.internal("the webhook was not written") }
                 return try WebhookSubscription(row: row)
             })
     }
 
-    public func updateWebhook(application: Application, id: Int64, settings: WebhookSettings, by actor: AuditActor) throws
+    public func updateWebhook(application: Application, id: Int64, settings: WebhookSettings, by actor: AuditActor) async throws
         -> WebhookSubscription?
     {
         let event = Self.webhookAudit(application, .webhookUpdate, actor, settings)
@@ -48,22 +49,22 @@ extension PostgresSchemaStore {
             application.id, id, settings.url, settings.events.map(Self.eventList), settings.typePrefix, settings.description,
             settings.enabled,
         ]
-        return try pool.run(
+        return try await pool.value(of:
             StoreStatement(statement: Self.webhookUpdate, parameters: parameters + event.parameters, retry: .never) {
                 try $0.rows.first.map { try WebhookSubscription(row: $0) }
             })
     }
 
-    public func deleteWebhook(application: Application, id: Int64, by actor: AuditActor) throws -> Bool {
+    public func deleteWebhook(application: Application, id: Int64, by actor: AuditActor) async throws -> Bool {
         let event = AuditRecord(accountID: application.accountID, actor: actor, action: .webhookDelete, applicationID: application.id)
-        return try pool.run(
+        return try await pool.value(of:
             StoreStatement(statement: Self.webhookDelete, parameters: [application.id, id] + event.parameters, retry: .never) {
                 !$0.rows.isEmpty
             })
     }
 
     public func rotateWebhookSecret(application: Application, id: Int64, secret: String, graceSeconds: Int, by actor: AuditActor)
-        throws -> WebhookSubscription?
+        async throws -> WebhookSubscription?
     {
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .webhookRotateSecret, applicationID: application.id,
@@ -71,20 +72,20 @@ extension PostgresSchemaStore {
         let parameters: [(any PGParameter)?] = [
             application.id, id, WebhookSecretEnvelope.stored(secret, key: webhookSecretKey), graceSeconds,
         ]
-        return try pool.run(
+        return try await pool.value(of:
             StoreStatement(statement: Self.webhookRotateSecret, parameters: parameters + event.parameters, retry: .never) {
                 try $0.rows.first.map { try WebhookSubscription(row: $0) }
             })
     }
 
-    public func queueWebhookTest(application: Application, id: Int64) throws -> Int64? {
-        try pool.run(
+    public func queueWebhookTest(application: Application, id: Int64) async throws -> Int64? {
+        try await pool.value(of:
             StoreStatement(statement: Self.webhookQueueTest, parameters: [application.id, id], retry: .never) {
                 try $0.rows.first.map { try $0.int64(0) }
             })
     }
 
-    public func redeliverWebhook(application: Application, id: Int64, _ redelivery: WebhookRedelivery, by actor: AuditActor) throws
+    public func redeliverWebhook(application: Application, id: Int64, _ redelivery: WebhookRedelivery, by actor: AuditActor) async throws
         -> Bool
     {
         let (statement, cursor, shown): (PGStatement, ChangeCursor, String) = switch redelivery {
@@ -95,13 +96,13 @@ extension PostgresSchemaStore {
             accountID: application.accountID, actor: actor, action: .webhookRedeliver, applicationID: application.id,
             details: ["redeliver": .string(shown), "xid": .string(String(cursor.xid)), "id": .number(String(cursor.id))])
         let parameters: [(any PGParameter)?] = [application.id, id, String(cursor.xid), cursor.id]
-        return try pool.run(
+        return try await pool.value(of:
             StoreStatement(statement: statement, parameters: parameters + event.parameters, retry: .never) { !$0.rows.isEmpty })
     }
 
-    public func webhookAttempts(application: Application, id: Int64, before: Int64?, limit: Int) throws -> [WebhookAttempt]? {
-        guard try webhook(application: application, id: id) != nil else { return nil }
-        return try pool.run(
+    public func webhookAttempts(application: Application, id: Int64, before: Int64?, limit: Int) async throws -> [WebhookAttempt]? {
+        guard try await webhook(application: application, id: id) != nil else { return nil }
+        return try await pool.value(of:
             StoreStatement(statement: Self.webhookAttemptsRead, parameters: [application.id, id, before, Int64(max(1, limit))]) {
                 try $0.rows.map { row in
                     WebhookAttempt(

@@ -158,27 +158,27 @@ private final class CountingStore: SchemaStore {
     func search(application: Application, query: SearchQuery, after: String?, limit: Int) async throws -> [SearchResult] {
         try await store.search(application: application, query: query, after: after, limit: limit)
     }
-    func webhooks(application: Application) throws -> [WebhookSubscription] { try store.webhooks(application: application) }
-    func webhook(application: Application, id: Int64) throws -> WebhookSubscription? { try store.webhook(application: application, id: id) }
-    func createWebhook(application: Application, settings: WebhookSettings, secret: String, by actor: AuditActor) throws -> WebhookSubscription {
-        try store.createWebhook(application: application, settings: settings, secret: secret, by: actor)
+    func webhooks(application: Application) async throws -> [WebhookSubscription] { try await store.webhooks(application: application) }
+    func webhook(application: Application, id: Int64) async throws -> WebhookSubscription? { try await store.webhook(application: application, id: id) }
+    func createWebhook(application: Application, settings: WebhookSettings, secret: String, by actor: AuditActor) async throws -> WebhookSubscription {
+        try await store.createWebhook(application: application, settings: settings, secret: secret, by: actor)
     }
-    func updateWebhook(application: Application, id: Int64, settings: WebhookSettings, by actor: AuditActor) throws -> WebhookSubscription? {
-        try store.updateWebhook(application: application, id: id, settings: settings, by: actor)
+    func updateWebhook(application: Application, id: Int64, settings: WebhookSettings, by actor: AuditActor) async throws -> WebhookSubscription? {
+        try await store.updateWebhook(application: application, id: id, settings: settings, by: actor)
     }
-    func deleteWebhook(application: Application, id: Int64, by actor: AuditActor) throws -> Bool {
-        try store.deleteWebhook(application: application, id: id, by: actor)
+    func deleteWebhook(application: Application, id: Int64, by actor: AuditActor) async throws -> Bool {
+        try await store.deleteWebhook(application: application, id: id, by: actor)
     }
-    func rotateWebhookSecret(application: Application, id: Int64, secret: String, graceSeconds: Int, by actor: AuditActor) throws
+    func rotateWebhookSecret(application: Application, id: Int64, secret: String, graceSeconds: Int, by actor: AuditActor) async throws
         -> WebhookSubscription?
     {
-        try store.rotateWebhookSecret(application: application, id: id, secret: secret, graceSeconds: graceSeconds, by: actor)
+        try await store.rotateWebhookSecret(application: application, id: id, secret: secret, graceSeconds: graceSeconds, by: actor)
     }
-    func queueWebhookTest(application: Application, id: Int64) throws -> Int64? { try store.queueWebhookTest(application: application, id: id) }
-    func redeliverWebhook(application: Application, id: Int64, _ redelivery: WebhookRedelivery, by actor: AuditActor) throws -> Bool {
-        try store.redeliverWebhook(application: application, id: id, redelivery, by: actor)
+    func queueWebhookTest(application: Application, id: Int64) async throws -> Int64? { try await store.queueWebhookTest(application: application, id: id) }
+    func redeliverWebhook(application: Application, id: Int64, _ redelivery: WebhookRedelivery, by actor: AuditActor) async throws -> Bool {
+        try await store.redeliverWebhook(application: application, id: id, redelivery, by: actor)
     }
-    func webhookAttempts(application: Application, id: Int64, before: Int64?, limit: Int) throws -> [WebhookAttempt]? {
-        try store.webhookAttempts(application: application, id: id, before: before, limit: limit)
+    func webhookAttempts(application: Application, id: Int64, before: Int64?, limit: Int) async throws -> [WebhookAttempt]? {
+        try await store.webhookAttempts(application: application, id: id, before: before, limit: limit)
     }
 }

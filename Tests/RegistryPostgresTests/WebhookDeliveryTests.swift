@@ -55,10 +55,10 @@ import TestSupport
     static func clock() -> TestClock { TestClock(startingAt: Date().timeIntervalSince1970 + 1) }
 
     static func subscribe(_ f: Fixture, prefix: String = "", events: [ChangeKind] = [.published, .deleted], url: String = "https://a.example/in")
-        throws -> (WebhookSubscription, String)
+        async throws -> (WebhookSubscription, String)
     {
         let secret = WebhookSecret.generate()
-        let created = try f.store.createWebhook(
+        let created = try await f.store.createWebhook(
             application: f.application, settings: WebhookSettings(url: url, events: events, typePrefix: prefix), secret: secret, by: .cli)
         return (created, secret)
     }
@@ -91,7 +91,7 @@ import TestSupport
     @Test func deliversEventsCommittedAfterCreationInFeedOrderFilteredAndSigned() async throws {
         let f = try Fixture()
         try await f.publish("Ride")
-        let (_, secret) = try Self.subscribe(f, prefix: "Ri")
+        let (_, secret) = try await Self.subscribe(f, prefix: "Ri")
         for type in ["Ride", "Other", "Ride", "Rider", "Other"] { try await f.publish(type) }
         _ = try await f.store.delete(application: f.application, attributesType: "Ride", version: 1, by: .cli)
         try Self.waitUntilFeedIsFinal(f)
@@ -109,8 +109,8 @@ import TestSupport
         #expect(sent.allSatisfy { $0.url == "https://a.example/in" && $0.headers["content-type"] == "application/json" })
         // Nothing more is due; the log holds every attempt.
         #expect(try !Self.deliverer(f, transport, Self.clock()).deliverDue())
-        let subscription = try #require(try f.store.webhooks(application: f.application).first)
-        let attempts = try #require(try f.store.webhookAttempts(application: f.application, id: subscription.id, before: nil, limit: 100))
+        let subscription = try #require(try await f.store.webhooks(application: f.application).first)
+        let attempts = try #require(try await f.store.webhookAttempts(application: f.application, id: subscription.id, before: nil, limit: 100))
         #expect(attempts.count == 4 && attempts.allSatisfy(\.succeeded))
     }
 
@@ -118,8 +118,8 @@ import TestSupport
     /// backoff on the test clock, then the subscription is disabled with its audit event.
     @Test func failuresBackOffHoldTheirOwnQueueAndDisableAfterTheWindow() async throws {
         let f = try Fixture()
-        let (failing, _) = try Self.subscribe(f, url: "https://failing.example/")
-        let (healthy, _) = try Self.subscribe(f, url: "https://healthy.example/")
+        let (failing, _) = try await Self.subscribe(f, url: "https://failing.example/")
+        let (healthy, _) = try await Self.subscribe(f, url: "https://healthy.example/")
         try await f.publish("Ride")
         try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
@@ -150,40 +150,40 @@ import TestSupport
         }
         #expect(split.failing.sent.count == 6)
         #expect(Set(split.failing.sent.map(\.id)).count == 1, "every retry carries the event's id")
-        let disabled = try #require(try f.store.webhook(application: f.application, id: failing.id))
+        let disabled = try #require(try await f.store.webhook(application: f.application, id: failing.id))
         #expect(!disabled.enabled)
         #expect(disabled.disabledReason?.contains("status 500") == true)
         clock.advance(by: 1000)
         #expect(try !deliverer.deliverDue())
         let audit = try await f.store.auditEvents(AuditQuery(order: .newestFirst, accountID: f.accountID, applicationID: f.application.id, action: .webhookDisable, limit: 10))
         #expect(audit.count == 1)
-        let log = try #require(try f.store.webhookAttempts(application: f.application, id: failing.id, before: nil, limit: 100))
+        let log = try #require(try await f.store.webhookAttempts(application: f.application, id: failing.id, before: nil, limit: 100))
         #expect(log.count == 6 && log.allSatisfy { !$0.succeeded && $0.status == 500 && $0.responseHead == "busy" })
         // Enabling it again resumes with the event that held it, then the one behind.
-        _ = try f.store.updateWebhook(application: f.application, id: failing.id, settings: WebhookSettings(enabled: true), by: .cli)
+        _ = try await f.store.updateWebhook(application: f.application, id: failing.id, settings: WebhookSettings(enabled: true), by: .cli)
         split.failing.answer(with: [WebhookResponse(status: 204)])
         try Self.drain(deliverer)
         #expect(split.failing.sent.count == 8)
         #expect(split.failing.sent[6].id == split.failing.sent[0].id)
-        #expect(try f.store.webhook(application: f.application, id: healthy.id)?.enabled == true)
+        #expect(try await f.store.webhook(application: f.application, id: healthy.id)?.enabled == true)
     }
 
     @Test func aReceiverAnswering410IsDisabledAtOnce() async throws {
         let f = try Fixture()
-        let (subscription, _) = try Self.subscribe(f)
+        let (subscription, _) = try await Self.subscribe(f)
         try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         let transport = ScriptedTransport([WebhookResponse(status: 410)])
         try Self.drain(Self.deliverer(f, transport, Self.clock()))
         #expect(transport.sent.count == 1)
-        #expect(try f.store.webhook(application: f.application, id: subscription.id)?.disabledReason == "the receiver answered 410 Gone")
+        #expect(try await f.store.webhook(application: f.application, id: subscription.id)?.disabledReason == "the receiver answered 410 Gone")
     }
 
     /// A replica that claimed a subscription and died leaves it to another once the lease ends;
     /// the event is sent again with the same id.
     @Test func aLeaseKeepsOtherReplicasOutUntilItEnds() async throws {
         let f = try Fixture()
-        _ = try Self.subscribe(f)
+        _ = try await Self.subscribe(f)
         try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         let clock = Self.clock()
@@ -201,7 +201,7 @@ import TestSupport
 
     @Test func testEventsAndRedeliveriesGoFirstWithTheEventsOwnID() async throws {
         let f = try Fixture()
-        let (subscription, _) = try Self.subscribe(f)
+        let (subscription, _) = try await Self.subscribe(f)
         try await f.publish("Ride")
         try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
@@ -210,27 +210,27 @@ import TestSupport
         try Self.drain(deliverer)
         #expect(transport.sent.count == 2)
         let first = transport.sent[0]
-        let number = try #require(try f.store.queueWebhookTest(application: f.application, id: subscription.id))
+        let number = try #require(try await f.store.queueWebhookTest(application: f.application, id: subscription.id))
         let page = try await f.store.changes(application: f.application, after: .start, limit: 10)
-        #expect(try f.store.redeliverWebhook(application: f.application, id: subscription.id, .event(page.events[0].cursor), by: .cli))
+        #expect(try await f.store.redeliverWebhook(application: f.application, id: subscription.id, .event(page.events[0].cursor), by: .cli))
         try Self.drain(deliverer)
         #expect(transport.sent.count == 4)
         #expect(transport.sent[2].id == "msg_test_\(number)" && transport.sent[2].type == "test")
         #expect(transport.sent[3].id == first.id && transport.sent[3].body == first.body)
         // Since a cursor: everything after it again, in order.
-        #expect(try f.store.redeliverWebhook(application: f.application, id: subscription.id, .since(.start), by: .cli))
+        #expect(try await f.store.redeliverWebhook(application: f.application, id: subscription.id, .since(.start), by: .cli))
         try Self.drain(deliverer)
         #expect(transport.sent.suffix(2).map(\.id) == transport.sent.prefix(2).map(\.id))
-        #expect(try !f.store.redeliverWebhook(application: f.application, id: subscription.id + 99, .since(.start), by: .cli))
+        #expect(try await !f.store.redeliverWebhook(application: f.application, id: subscription.id + 99, .since(.start), by: .cli))
     }
 
     /// Both secrets sign during the grace period; only the new one once it ended.
     @Test func rotationSignsWithBothSecretsDuringGrace() async throws {
         let f = try Fixture()
-        let (subscription, old) = try Self.subscribe(f)
+        let (subscription, old) = try await Self.subscribe(f)
         let new = WebhookSecret.generate()
         let rotated = try #require(
-            try f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: new, graceSeconds: 3600, by: .cli))
+            try await f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: new, graceSeconds: 3600, by: .cli))
         #expect(rotated.previousSecretUntil != nil)
         try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
@@ -241,7 +241,7 @@ import TestSupport
         #expect(during.headers["webhook-signature"]?.split(separator: " ").count == 2)
         #expect(Self.verifies(during, old) && Self.verifies(during, new))
         let newest = WebhookSecret.generate()
-        _ = try f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: newest, graceSeconds: 0, by: .cli)
+        _ = try await f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: newest, graceSeconds: 0, by: .cli)
         try await f.publish("Ride")
         try Self.waitUntilFeedIsFinal(f)
         try Self.drain(Self.deliverer(f, transport, clock))
@@ -256,7 +256,7 @@ import TestSupport
     @Test func changesCommittedBeforeTheSubscriptionAreNotSentFromAnOlderPosition() async throws {
         let f = try Fixture()
         try await f.publish("Before")
-        let (subscription, _) = try Self.subscribe(f)
+        let (subscription, _) = try await Self.subscribe(f)
         try await f.publish("After")
         let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))
         _ = try connection.simpleQuery("UPDATE webhook_subscriptions SET position_xid = '0' WHERE id = \(subscription.id)")
@@ -267,7 +267,7 @@ import TestSupport
         #expect(transport.sent.map(\.attributesType) == ["After"])
         let snapshot = try connection.simpleQuery("SELECT start_snapshot IS NULL FROM webhook_subscriptions WHERE id = \(subscription.id)")
         #expect(snapshot.rows.first?.values.first == "t", "past the snapshot, the position alone decides")
-        #expect(try f.store.redeliverWebhook(application: f.application, id: subscription.id, .since(.start), by: .cli))
+        #expect(try await f.store.redeliverWebhook(application: f.application, id: subscription.id, .since(.start), by: .cli))
         try Self.drain(deliverer)
         #expect(transport.sent.map(\.attributesType) == ["After", "Before", "After"])
     }
@@ -275,7 +275,7 @@ import TestSupport
     /// An event is handed out only after its transaction commits and every older one ended.
     @Test func nothingIsSentBeforeItsCommit() async throws {
         let f = try Fixture()
-        _ = try Self.subscribe(f)
+        _ = try await Self.subscribe(f)
         let transport = ScriptedTransport()
         let deliverer = Self.deliverer(f, transport, Self.clock())
         let connection = try PGConnection.connect(PostgresConfig(databaseURL: f.url))

@@ -46,9 +46,9 @@ import TestSupport
             onUnreadableSecret: { id, reason in unreadable.lines.withLock { $0.append("\(id) \(reason)") } })
     }
 
-    static func subscribe(_ store: PostgresSchemaStore, _ f: Fixture, url: String = "https://a.example/in") throws -> (WebhookSubscription, String) {
+    static func subscribe(_ store: PostgresSchemaStore, _ f: Fixture, url: String = "https://a.example/in") async throws -> (WebhookSubscription, String) {
         let secret = WebhookSecret.generate()
-        let created = try store.createWebhook(
+        let created = try await store.createWebhook(
             application: f.application, settings: WebhookSettings(url: url, events: [.published]), secret: secret, by: .cli)
         return (created, secret)
     }
@@ -57,9 +57,9 @@ import TestSupport
         let f = try Fixture()
         let key = WebhookSecretKey.generate()
         let store = PostgresSchemaStore(pool: f.pool, webhookSecretKey: key)
-        let (subscription, old) = try Self.subscribe(store, f)
+        let (subscription, old) = try await Self.subscribe(store, f)
         let new = WebhookSecret.generate()
-        _ = try store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: new, graceSeconds: 3600, by: .cli)
+        _ = try await store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: new, graceSeconds: 3600, by: .cli)
         let stored = try Self.storedSecrets(f)
         #expect(stored.count == 2)
         #expect(stored.allSatisfy { $0.hasPrefix("v1:\(key.id):") && !$0.contains("whsec_") }, "\(stored.map { $0.prefix(12) })")
@@ -80,11 +80,11 @@ import TestSupport
         let f = try Fixture()
         for index in 0..<3 {
             let url = "https://\(index).example/in"
-            let (subscription, secret) = try Self.subscribe(f.store, f, url: url)
+            let (subscription, secret) = try await Self.subscribe(f.store, f, url: url)
             subscriptions.append((url, [secret]))
             if index == 0 {
                 let fresh = WebhookSecret.generate()
-                _ = try f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: fresh, graceSeconds: 3600, by: .cli)
+                _ = try await f.store.rotateWebhookSecret(application: f.application, id: subscription.id, secret: fresh, graceSeconds: 3600, by: .cli)
                 subscriptions[0].secrets.insert(fresh, at: 0)
             }
         }
@@ -138,9 +138,9 @@ import TestSupport
     /// The pass replaces a secret only if it still holds the text it read. A rotation that
     /// commits between the pass's read and its write (held here by a row lock) is kept as it
     /// was written, and the secret it moved to the previous column is sealed there.
-    @Test func aRotationLandingDuringThePassIsKept() throws {
+    @Test func aRotationLandingDuringThePassIsKept() async throws {
         let f = try Fixture()
-        let (subscription, first) = try Self.subscribe(f.store, f)
+        let (subscription, first) = try await Self.subscribe(f.store, f)
         let key = WebhookSecretKey.generate()
         let second = WebhookSecretEnvelope.seal(WebhookSecret.generate(), with: key)
         let outcome = try Self.passWhileARotationHoldsTheRow(f, subscription, rotatingTo: second, WebhookSecretSealer(pool: f.pool, key: key))
@@ -154,7 +154,7 @@ import TestSupport
         let f = try Fixture()
         let key = WebhookSecretKey.generate()
         let other = WebhookSecretKey.generate()
-        let (subscription, secret) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: key), f)
+        let (subscription, secret) = try await Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: key), f)
         try await f.publish("Ride")
         let transport = Transport()
         let clock = WebhookDeliveryTests.clock()
@@ -169,9 +169,9 @@ import TestSupport
         #expect(transport.sent.isEmpty, "nothing unsigned is sent")
         #expect(try WebhookSecretSealer(pool: f.pool, key: other).run().sealedWithOtherKeys == [key.id: 1])
         // Far past the retry window the subscription is still enabled: the receiver never failed.
-        let stored = try #require(try f.store.webhook(application: f.application, id: subscription.id))
+        let stored = try #require(try await f.store.webhook(application: f.application, id: subscription.id))
         #expect(stored.enabled && stored.disabledReason == nil && stored.failures == 2)
-        let attempts = try #require(try f.store.webhookAttempts(application: f.application, id: subscription.id, before: nil, limit: 10))
+        let attempts = try #require(try await f.store.webhookAttempts(application: f.application, id: subscription.id, before: nil, limit: 10))
         #expect(attempts.map(\.error) == [
             WebhookSecretUnreadable.noKey(sealedWith: key.id).description,
             WebhookSecretUnreadable.otherKey(sealedWith: key.id, configured: other.id).description,
@@ -189,9 +189,9 @@ import TestSupport
     }
 
     /// An imported subscription's fresh secret is sealed too.
-    @Test func importedSecretsAreSealed() throws {
+    @Test func importedSecretsAreSealed() async throws {
         let f = try Fixture()
-        _ = try Self.subscribe(f.store, f)
+        _ = try await Self.subscribe(f.store, f)
         let key = WebhookSecretKey.generate()
         let transfer = ApplicationTransfer(pool: f.pool, webhookSecretKey: key)
         let target = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
@@ -223,7 +223,7 @@ import TestSupport
         let f = try Fixture()
         let old = WebhookSecretKey.generate()
         let current = WebhookSecretKey.generate()
-        let (_, secret) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
+        let (_, secret) = try await Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
         #expect(try Self.storedSecrets(f).map { WebhookSecretEnvelope.keyID(of: $0) } == [old.id])
         try await f.publish("Ride")
         let transport = Transport()
@@ -245,13 +245,13 @@ import TestSupport
         let unknown = WebhookSecretKey.generate()
         let oldStore = PostgresSchemaStore(pool: f.pool, webhookSecretKey: old)
         var secrets: [String: [String]] = [:]
-        let (rotated, first) = try Self.subscribe(oldStore, f, url: "https://0.example/in")
+        let (rotated, first) = try await Self.subscribe(oldStore, f, url: "https://0.example/in")
         let fresh = WebhookSecret.generate()
-        _ = try oldStore.rotateWebhookSecret(application: f.application, id: rotated.id, secret: fresh, graceSeconds: 3600, by: .cli)
+        _ = try await oldStore.rotateWebhookSecret(application: f.application, id: rotated.id, secret: fresh, graceSeconds: 3600, by: .cli)
         secrets["https://0.example/in"] = [fresh, first]
-        secrets["https://1.example/in"] = [try Self.subscribe(oldStore, f, url: "https://1.example/in").1]
-        secrets["https://2.example/in"] = [try Self.subscribe(f.store, f, url: "https://2.example/in").1]
-        _ = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: unknown), f, url: "https://3.example/in")
+        secrets["https://1.example/in"] = [try await Self.subscribe(oldStore, f, url: "https://1.example/in").1]
+        secrets["https://2.example/in"] = [try await Self.subscribe(f.store, f, url: "https://2.example/in").1]
+        _ = try await Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: unknown), f, url: "https://3.example/in")
         #expect(try Self.storedSecrets(f).map { WebhookSecretEnvelope.keyID(of: $0) } == [old.id, old.id, old.id, nil, unknown.id])
         #expect(try Self.secretsByKeyID(f) == ["=1"] + ["\(old.id)=3", "\(unknown.id)=1"].sorted())
 
@@ -289,11 +289,11 @@ import TestSupport
     /// between the pass's read and its write is kept as written, the old-key secret it moved to
     /// the previous column is re-sealed there, and a damaged secret under an old key is left
     /// and counted as still under it.
-    @Test func aRotationLandingDuringAReSealIsKeptAndDamagedSecretsAreCounted() throws {
+    @Test func aRotationLandingDuringAReSealIsKeptAndDamagedSecretsAreCounted() async throws {
         let f = try Fixture()
         let old = WebhookSecretKey.generate()
         let current = WebhookSecretKey.generate()
-        let (subscription, first) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
+        let (subscription, first) = try await Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f)
         let second = WebhookSecretEnvelope.seal(WebhookSecret.generate(), with: current)
         let keyring = WebhookSecretKeyring(current: current, old: [old])
         let outcome = try Self.passWhileARotationHoldsTheRow(f, subscription, rotatingTo: second, WebhookSecretSealer(pool: f.pool, keyring: keyring))
@@ -304,7 +304,7 @@ import TestSupport
         #expect(try WebhookSecretEnvelope.open(after[1], with: current) == first)
 
         // A secret under the old key with a changed byte does not open: left, and counted.
-        let (_, _) = try Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f, url: "https://b.example/in")
+        let (_, _) = try await Self.subscribe(PostgresSchemaStore(pool: f.pool, webhookSecretKey: old), f, url: "https://b.example/in")
         let damaged = try rotating.simpleQuery("SELECT id, secret FROM webhook_subscriptions ORDER BY id DESC LIMIT 1").rows[0]
         let text = try damaged.string(1)
         let changed = String(text.dropLast(2)) + (text.hasSuffix("AA") ? "BA" : "AA")

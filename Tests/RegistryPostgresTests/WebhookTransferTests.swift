@@ -6,10 +6,10 @@ import TestSupport
 /// Webhook subscriptions move with an application's export, without their secrets; imported
 /// ones start disabled until an operator rotates the secret (the only way to learn it).
 @Suite struct WebhookTransferTests {
-    @Test func exportsCarryNoSecretAndImportsStartDisabledOnce() throws {
+    @Test func exportsCarryNoSecretAndImportsStartDisabledOnce() async throws {
         let f = try Fixture()
         let secret = WebhookSecret.generate()
-        _ = try f.store.createWebhook(
+        _ = try await f.store.createWebhook(
             application: f.application,
             settings: WebhookSettings(url: "https://ci.example.com/hook", events: [.published, .policyChanged], typePrefix: "Fl", description: "CI"),
             secret: secret, by: .cli)
@@ -25,7 +25,7 @@ import TestSupport
         let target = try Fixture.makeApplication(admin: f.admin, store: f.store, accountID: f.accountID)
         let outcome = try transfer.importing(exported, intoApplicationCode: target.code, dryRun: false)
         #expect(outcome.webhooksAdded == 1)
-        let imported = try #require(try f.store.webhooks(application: target).first)
+        let imported = try #require(try await f.store.webhooks(application: target).first)
         #expect(!imported.enabled)
         #expect(imported.disabledReason == "imported: rotate the secret and enable it")
         #expect(imported.events == [.published, .policyChanged] && imported.typePrefix == "Fl")

@@ -1,8 +1,7 @@
 /// What the registry needs from storage. Each call is `async`: awaited on an event loop it holds
 /// no thread (PostgreSQL sends a statement on the loop's pipelined sessions, a transaction holds
 /// a session of its own, and the task resumes when the answer arrives); awaited anywhere else it
-/// may block the calling thread. Webhook subscriptions (`WebhookStore`) still block and are
-/// managed from handler threads and the CLI. Every failure is a `RegistryError`: storage unavailability is `.unavailable` (503,
+/// may block the calling thread (the CLI's calls). Every failure is a `RegistryError`: storage unavailability is `.unavailable` (503,
 /// code 14), never a hang.
 ///
 /// Correctness under concurrency is the implementation's job and must come from the database,

@@ -3,8 +3,9 @@ import Registry
 
 /// An application's webhook subscriptions at `/api/applications/{application}/webhooks`:
 /// managed with an admin token, every change audited. The signing secret is in the answer of
-/// creating and of rotating, and nowhere else. Each call is a few statements on a handler
-/// thread (creating also resolves the URL's host), which these rare calls can afford.
+/// creating and of rotating, and nowhere else. Each call is a statement or two awaited on the
+/// loop; creating and changing the URL first resolve its host on a handler thread, since the
+/// resolver blocks.
 enum WebhookHandlers {
     /// Grace period of a rotated secret unless the request names one: a day, like the retries.
     static let defaultGraceSeconds = 86_400
@@ -14,9 +15,7 @@ enum WebhookHandlers {
 
     static func list(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let application = try await call.application(code: try applicationCode(call))
-        let subscriptions = try await call.work { () throws(RegistryError) in
-            try call.store.run { try $0.webhooks(application: application) }
-        }
+        let subscriptions = try await call.read { try await $0.webhooks(application: application) }
         return JSONResponse.make(["webhooks": .array(subscriptions.map { json($0, application) })])
     }
 
@@ -25,18 +24,23 @@ enum WebhookHandlers {
         let application = try await call.application(code: try applicationCode(call))
         let (settings, destination) = try WebhookRequest.settings(body, creating: true, policy: call.destinations)
         let secret = WebhookSecret.generate()
-        let created = try await call.work { () throws(RegistryError) in
-            if let destination { try WebhookAddressCheck.check(destination, policy: call.destinations) }
-            return try call.store.run { try $0.createWebhook(application: application, settings: settings, secret: secret, by: call.actor) }
+        try await checked(destination, call)
+        let created = try await call.read {
+            try await $0.createWebhook(application: application, settings: settings, secret: secret, by: call.actor)
         }
         return JSONResponse.make(["webhook": json(created, application), "secret": .string(secret)])
     }
 
+    /// The destination's host resolved and checked against the operator's policy, on a handler
+    /// thread: the resolver blocks.
+    private static func checked(_ destination: WebhookDestination?, _ call: Call) async throws(RegistryError) {
+        guard let destination else { return }
+        try await call.work { () throws(RegistryError) in try WebhookAddressCheck.check(destination, policy: call.destinations) }
+    }
+
     static func get(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (application, id) = try await addressed(call)
-        let found = try await call.work { () throws(RegistryError) in
-            try call.store.run { try $0.webhook(application: application, id: id) }
-        }
+        let found = try await call.read { try await $0.webhook(application: application, id: id) }
         guard let found else { throw notFound(id) }
         return JSONResponse.make(["webhook": json(found, application)])
     }
@@ -45,9 +49,9 @@ enum WebhookHandlers {
         let body = try call.body()
         let (application, id) = try await addressed(call)
         let (settings, destination) = try WebhookRequest.settings(body, creating: false, policy: call.destinations)
-        let updated = try await call.work { () throws(RegistryError) in
-            if let destination { try WebhookAddressCheck.check(destination, policy: call.destinations) }
-            return try call.store.run { try $0.updateWebhook(application: application, id: id, settings: settings, by: call.actor) }
+        try await checked(destination, call)
+        let updated = try await call.read {
+            try await $0.updateWebhook(application: application, id: id, settings: settings, by: call.actor)
         }
         guard let updated else { throw notFound(id) }
         return JSONResponse.make(["webhook": json(updated, application)])
@@ -55,9 +59,7 @@ enum WebhookHandlers {
 
     static func delete(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (application, id) = try await addressed(call)
-        let deleted = try await call.work { () throws(RegistryError) in
-            try call.store.run { try $0.deleteWebhook(application: application, id: id, by: call.actor) }
-        }
+        let deleted = try await call.read { try await $0.deleteWebhook(application: application, id: id, by: call.actor) }
         guard deleted else { throw notFound(id) }
         return JSONResponse.make([:])
     }
@@ -81,10 +83,8 @@ enum WebhookHandlers {
         case let other?: throw .invalidArgument("grace_seconds: must be an integer, not \(other.typeName)")
         }
         let secret = WebhookSecret.generate()
-        let rotated = try await call.work { [grace] () throws(RegistryError) in
-            try call.store.run {
-                try $0.rotateWebhookSecret(application: application, id: id, secret: secret, graceSeconds: grace, by: call.actor)
-            }
+        let rotated = try await call.read { [grace] in
+            try await $0.rotateWebhookSecret(application: application, id: id, secret: secret, graceSeconds: grace, by: call.actor)
         }
         guard let rotated else { throw notFound(id) }
         return JSONResponse.make(["webhook": json(rotated, application), "secret": .string(secret)])
@@ -93,9 +93,7 @@ enum WebhookHandlers {
     /// Queues a test event, sent before the subscription's next feed event.
     static func test(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let (application, id) = try await addressed(call)
-        let number = try await call.work { () throws(RegistryError) in
-            try call.store.run { try $0.queueWebhookTest(application: application, id: id) }
-        }
+        let number = try await call.read { try await $0.queueWebhookTest(application: application, id: id) }
         guard let number else { throw notFound(id) }
         return JSONResponse.make(["webhook_id": .string(WebhookMessage.testID(number))])
     }
@@ -111,9 +109,7 @@ enum WebhookHandlers {
         case (nil, let since?): redelivery = .since(try ChangeCursorToken.decode(since, field: "since"))
         default: throw .invalidArgument("give one of event (one event's cursor) or since (a cursor)")
         }
-        let done = try await call.work { () throws(RegistryError) in
-            try call.store.run { try $0.redeliverWebhook(application: application, id: id, redelivery, by: call.actor) }
-        }
+        let done = try await call.read { try await $0.redeliverWebhook(application: application, id: id, redelivery, by: call.actor) }
         guard done else {
             if case .event = redelivery { throw .notFound("webhook \(id) or the event at that cursor not found") }
             throw notFound(id)
@@ -136,9 +132,7 @@ enum WebhookHandlers {
             guard let number = Int64(token), number > 0 else { throw .invalidArgument("page_token: not one this service issued") }
             before = number
         }
-        let attempts = try await call.work { [size, before] () throws(RegistryError) in
-            try call.store.run { try $0.webhookAttempts(application: application, id: id, before: before, limit: size + 1) }
-        }
+        let attempts = try await call.read { try await $0.webhookAttempts(application: application, id: id, before: before, limit: size + 1) }
         guard var attempts else { throw notFound(id) }
         let more = attempts.count > size
         if more { attempts.removeLast(attempts.count - size) }

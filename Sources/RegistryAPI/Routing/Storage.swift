@@ -5,9 +5,8 @@ import Registry
 /// to throw `RegistryError`s already; anything else is a bug there, answered as a plain 500
 /// without leaking its text.
 ///
-/// Calls that read no cache go straight to the store, through `read` (awaited: the event loop
-/// drives it) or `run` (blocking, for the webhook calls made on handler threads), so the
-/// store's protocol is written once (`SchemaStore`); only the
+/// Calls that read no cache go straight to the store, through `read` (awaited: on an event loop
+/// the loop drives it), so the store's protocol is written once (`SchemaStore`); only the
 /// calls that read or move a cache are wrapped here. Event loops read the lookup caches
 /// directly (`cachedToken`, `cachedApplication`) and fill them through `loadToken` and
 /// `loadApplication`.
@@ -26,19 +25,9 @@ struct Storage: Sendable {
 
     static let noStore = RegistryError.unavailable("this listener serves probes and metrics only")
 
-    /// Runs `body` on the store, counting its failures in the metrics.
-    func run<T>(_ body: (any SchemaStore) throws -> T) throws(RegistryError) -> T {
-        do {
-            guard let store else { throw Self.noStore }
-            return try body(store)
-        } catch {
-            throw counted(error)
-        }
-    }
-
-    /// A one-statement call of the store for `request`, awaited: on the request's event loop
-    /// it holds no thread. Its failure is counted in the metrics like `run`'s. A stopping
-    /// server refuses new ones: its loops no longer drive them.
+    /// A call of the store for `request`, awaited: on the request's event loop it holds no
+    /// thread. Its failure is counted in the metrics. A stopping server refuses new ones: its
+    /// loops no longer drive them.
     func read<T: Sendable>(for request: HTTPRequest, _ read: (any SchemaStore) async throws -> T) async throws(RegistryError) -> T {
         try admit(request)
         return try await value(read)
@@ -49,7 +38,7 @@ struct Storage: Sendable {
         if let services = request.services, !services.acceptsLoopWork { throw APIRefusal.shuttingDown }
     }
 
-    /// A one-statement call of the store, awaited, with its failure counted like `run`'s.
+    /// A call of the store, awaited, with its failure counted.
     func value<T: Sendable>(_ read: (any SchemaStore) async throws -> T) async throws(RegistryError) -> T {
         do {
             guard let store else { throw Self.noStore }
