@@ -109,24 +109,23 @@ enum SchemaHandlers {
             claim = made
         }
         let heavy = Reviews.isHeavy(request.jsonSchema)
-        return try await call.holdingPermit(heavy: heavy) { [claim] () async throws(RegistryError) in
-            let (submitted, fieldPaths) = try await call.compute(heavy: heavy, permitHeld: true) { () throws(RegistryError) in
-                let submitted = try call.caches.documents.validated(request.jsonSchema)
-                return (submitted, FormBuilder.form(for: submitted.document).fieldPaths)
-            }
-            let outlines = call.reviews.outlines.forReview(
-                limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
-            let outcome = try await call.store.publish(
-                application: application, attributesType: request.attributesType, version: request.version,
-                jsonSchema: request.jsonSchema, by: call.actor, metadata: request.metadata, fieldPaths: fieldPaths,
-                comparing: outlines.comparison, once: claim, returningIdenticalNewest: request.returnExisting, for: call.request,
-                response: { publication async throws(RegistryError) in
-                    try await call.compute(heavy: heavy, permitHeld: true) { () throws(RegistryError) in
-                        try answer(request, submitted, publication, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
-                    }
-                })
-            return published(outcome, call)
+        let permit = try await call.permit(heavy: heavy)
+        defer { permit?.release() }
+        let (submitted, fieldPaths) = try await call.compute(heavy: heavy, permitHeld: true) { () throws(RegistryError) in
+            let submitted = try call.caches.documents.validated(request.jsonSchema)
+            return (submitted, FormBuilder.form(for: submitted.document).fieldPaths)
         }
+        let outlines = call.reviews.outlines.forReview(limit: call.reviews.maxComparedVersions, mayBeRefused: request.requireCompatible)
+        let outcome = try await call.store.publish(
+            application: application, attributesType: request.attributesType, version: request.version,
+            jsonSchema: request.jsonSchema, by: call.actor, metadata: request.metadata, fieldPaths: fieldPaths,
+            comparing: outlines.comparison, once: claim, returningIdenticalNewest: request.returnExisting, for: call.request,
+            response: { publication async throws(RegistryError) in
+                try await call.compute(heavy: heavy, permitHeld: true) { () throws(RegistryError) in
+                    try answer(request, submitted, publication, outlines: outlines, listLimit: call.reviews.maxReportedProblems)
+                }
+            })
+        return published(outcome, call)
     }
 
     /// The review of a version inside its publish's transaction (a refusal throws and rolls

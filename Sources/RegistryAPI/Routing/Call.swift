@@ -95,18 +95,19 @@ struct Call: Sendable {
         return try result.get()
     }
 
-    /// `body` holding a heavy-work permit when `heavy`: a permit is waited for holding no
-    /// thread, or refused when the gate's queue is full. For work that awaits between its
-    /// CPU-heavy steps (a publish reviews inside its transaction), which then pass
+    /// A heavy-work permit when `heavy` (nil when light), waited for holding no thread, or
+    /// refused when the gate's queue is full; the caller releases it. For work that awaits
+    /// between its CPU-heavy steps (a publish reviews inside its transaction), which then pass
     /// `permitHeld` to `compute`.
-    func holdingPermit<T>(heavy: Bool, _ body: () async throws(RegistryError) -> T) async throws(RegistryError) -> T {
-        guard heavy else { return try await body() }
-        return try await reviews.gate.holding(body)
+    func permit(heavy: Bool) async throws(RegistryError) -> HeavyWorkGate.Permit? {
+        heavy ? try await reviews.gate.permit() : nil
     }
 
     /// `body` on a handler thread, holding a heavy-work permit when `heavy`.
     func work<T: Sendable>(heavy: Bool, _ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
-        try await holdingPermit(heavy: heavy) { () async throws(RegistryError) in try await work(body) }
+        let permit = try await permit(heavy: heavy)
+        defer { permit?.release() }
+        return try await work(body)
     }
 
     /// `body` right here when light (a small schema); on a handler thread when heavy, so that a
