@@ -15,9 +15,8 @@ public final class RegistryAPI: Sendable {
     /// Internal for tests of what a committed change forgets.
     let caches: Caches
     private let reviews: Reviews
-    private let destinations: DestinationPolicy
-    private let longPages = HeavyWorkGate(
-        permits: PlacementLimits.concurrentLongPages, maxWaiting: PlacementLimits.waitingLongPages, refusal: SchemaHandlers.pagesBusy)
+    /// What every request's call refers to.
+    private let shared: Call.Shared
     public let metrics: Metrics
     /// Reads of versions, counted in memory between flushes (`flushUsage`).
     let usage: UsageLedger
@@ -46,7 +45,6 @@ public final class RegistryAPI: Sendable {
         usage: UsageSettings = UsageSettings(), destinations: DestinationPolicy = DestinationPolicy(), routes: [Route]
     ) {
         self.waitingRoom = waitingRoom
-        self.destinations = destinations
         caches = Caches(caching, clock: clock)
         reviews = Reviews(reviewing)
         self.store = Storage(store: store, metrics: metrics, caches: caches)
@@ -55,6 +53,12 @@ public final class RegistryAPI: Sendable {
         self.metrics = metrics
         self.requestLog = RequestLog(logger: logger, metrics: metrics)
         self.router = Router(routes: routes)
+        shared = Call.Shared(
+            store: self.store, clock: clock, metrics: metrics, caches: caches, reviews: reviews,
+            longPages: HeavyWorkGate(
+                permits: PlacementLimits.concurrentLongPages, maxWaiting: PlacementLimits.waitingLongPages,
+                refusal: SchemaHandlers.pagesBusy),
+            usage: self.usage, waitingRoom: waitingRoom, destinations: destinations)
     }
 
     static let apiRoutes: [Route] = [
@@ -163,9 +167,7 @@ public final class RegistryAPI: Sendable {
                     let token = try await caller(request, match.route)
                     let call = Call(
                         request: request, rawParameters: match.rawParameters, query: try QueryFields(raw: request.query),
-                        token: token, permission: match.route.permission, store: store, clock: clock, notes: notes,
-                        metrics: metrics, caches: caches, reviews: reviews, longPages: longPages, usage: usage,
-                        waitingRoom: waitingRoom, destinations: destinations)
+                        token: token, permission: match.route.permission, notes: notes, shared: shared)
                     let response = try await match.route.operation(call)
                     usage.record(notes.versionRead, by: token, status: response.status, now: clock())
                     return (route, response)

@@ -2,8 +2,9 @@ import HTTPServer
 import Registry
 
 /// Everything a handler needs for one request: the request, its decoded query, the caller's
-/// account (for routes that need a token), and the store. Accessors throw 400s naming the
-/// field, so handlers read in the order their checks run.
+/// account (for routes that need a token), and what every request shares (`Shared`: the
+/// store, the caches, the gates). Accessors throw 400s naming the field, so handlers read in
+/// the order their checks run.
 struct Call: Sendable {
     let request: HTTPRequest
     let rawParameters: [String: String]
@@ -13,18 +14,53 @@ struct Call: Sendable {
     /// What this route needs from the token, checked with the application; nil on routes that
     /// need no token.
     let permission: Permission?
-    let store: Storage
-    /// Unix seconds now; injected so previews are exact in tests.
-    let clock: @Sendable () -> Double
     let notes: CallNotes
-    let metrics: Metrics
-    let caches: Caches
-    /// Compatibility outlines, the heavy-work gate and the comparison limit.
-    let reviews: Reviews
-    /// Bounds how many long list pages are read and written at once.
-    let longPages: HeavyWorkGate
-    /// Reads of versions, counted in memory and flushed to the store.
-    let usage: UsageLedger
+    let shared: Shared
+
+    var store: Storage { shared.store }
+    var clock: @Sendable () -> Double { shared.clock }
+    var metrics: Metrics { shared.metrics }
+    var caches: Caches { shared.caches }
+    var reviews: Reviews { shared.reviews }
+    var longPages: HeavyWorkGate { shared.longPages }
+    var usage: UsageLedger { shared.usage }
+    var waitingRoom: WaitingRoom { shared.waitingRoom }
+    var destinations: DestinationPolicy { shared.destinations }
+
+    /// What every request of one API shares, made once with it: a call refers to it, so
+    /// making a call copies one reference, not one per service.
+    final class Shared: Sendable {
+        let store: Storage
+        /// Unix seconds now; injected so previews are exact in tests.
+        let clock: @Sendable () -> Double
+        let metrics: Metrics
+        let caches: Caches
+        /// Compatibility outlines, the heavy-work gate and the comparison limit.
+        let reviews: Reviews
+        /// Bounds how many long list pages are read and written at once.
+        let longPages: HeavyWorkGate
+        /// Reads of versions, counted in memory and flushed to the store.
+        let usage: UsageLedger
+        /// Where requests waiting for changes park.
+        let waitingRoom: WaitingRoom
+        /// Which webhook destinations the operator allows.
+        let destinations: DestinationPolicy
+
+        init(
+            store: Storage, clock: @escaping @Sendable () -> Double, metrics: Metrics, caches: Caches, reviews: Reviews,
+            longPages: HeavyWorkGate, usage: UsageLedger, waitingRoom: WaitingRoom, destinations: DestinationPolicy
+        ) {
+            self.store = store
+            self.clock = clock
+            self.metrics = metrics
+            self.caches = caches
+            self.reviews = reviews
+            self.longPages = longPages
+            self.usage = usage
+            self.waitingRoom = waitingRoom
+            self.destinations = destinations
+        }
+    }
 
     /// The authenticated account; nil only on routes that need no token.
     var accountID: Int64? { token?.accountID }
@@ -33,11 +69,6 @@ struct Call: Sendable {
     var actor: AuditActor {
         AuditActor(kind: .token, tokenID: token?.id, tokenName: token?.name ?? "", requestID: notes.requestID)
     }
-    /// Where requests waiting for changes park.
-    let waitingRoom: WaitingRoom
-    /// Which webhook destinations the operator allows.
-    let destinations: DestinationPolicy
-
     /// The `{attributesType}` path parameter, percent-decoded and checked.
     ///
     /// A segment may start with `%2F`, which is dropped: a name never contains `/`, so the
