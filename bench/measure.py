@@ -310,6 +310,7 @@ SCENARIOS = [
     ("list_app", "list whole app, pages of 100", "pg_select", None, True),
     ("search", "search field:, {search_types} types × 10", "pg_select", None, True),
     ("publish_spread", "publish next-free, 1,000 types", "pg_publish_spread", 0.5, False),
+    ("publish_spread", "the same, against the FastAPI peer", "peer_publish_spread", 3.0, False),
     ("publish_hot", "publish next-free, one type", "pg_publish_hot", 0.5, False),
     ("mix", "mix 90 % GET / 10 % publish", "nginx", None, False),
     ("webhooks", "webhooks: commit → receipt", "webhook_post", None, False),
@@ -318,6 +319,7 @@ BASELINES = [
     ("nginx", "nginx: same body as static file"),
     ("pg_select", "pgbench: get-version SELECT"),
     ("pg_publish_spread", "pgbench: publish, 1,000 types"),
+    ("peer_publish_spread", "FastAPI + asyncpg peer: publish"),
     ("pg_publish_hot", "pgbench: publish, one type"),
     ("webhook_post", "POST loop: same receiver, in order"),
 ]

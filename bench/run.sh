@@ -16,8 +16,8 @@
 # Settings (environment): BENCH_RUNS, BENCH_DURATION (seconds), BENCH_KEEP=1 (keep the temp
 # folder with logs and raw results), BENCH_PG_SYNC_COMMIT (on|off, default on), BENCH_ONLY=a,b
 # (run only these labels: micro nginx get_warm check_bench check_60k pg_select get_uncached form_warm
-# form_uncached list_type list_app search pg_publish_spread publish_spread pg_publish_hot publish_hot mix
-# webhooks, which brings its baseline webhook_post), BENCH_WEBHOOK_CHANGES (changes published for the
+# form_uncached list_type list_app search pg_publish_spread publish_spread peer_publish_spread pg_publish_hot
+# publish_hot mix webhooks, which brings its baseline webhook_post), BENCH_WEBHOOK_CHANGES (changes published for the
 # webhooks row; full 2,000, quick 300),
 # BENCH_PERF=1 (perf profile of the serving process per scenario into bench/results/perf/), BENCH_REGISTRY_ENV="VAR=value …"
 # (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32"), BENCH_PG_STATEMENTS=1
@@ -71,12 +71,13 @@ export STACK_BIN="$bin_path/schema-registry"
 work="$(mktemp -d "${TMPDIR:-/tmp}/registry-bench.XXXXXX")"
 chmod 755 "$work"
 mkdir -p "$work/results" "$work/pglog" "$work/nginx/html"
-nginx_pid="" registry_b_pid=""
+nginx_pid="" registry_b_pid="" peer_pid=""
 
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
     if [ -n "$nginx_pid" ]; then kill -TERM "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
+    if [ -n "$peer_pid" ]; then kill -TERM "$peer_pid" 2>/dev/null || true; wait "$peer_pid" 2>/dev/null || true; fi
     # The registry started second is stack.sh's STACK_PID (stack_stop stops it); the first is ours.
     if [ -n "$registry_b_pid" ] && [ "$registry_b_pid" != "${STACK_PID:-}" ]; then
         kill -TERM "$registry_b_pid" 2>/dev/null || true
@@ -257,7 +258,7 @@ selected() { # LABEL: is it in BENCH_ONLY (comma-separated labels; empty = every
         { [ "$1" = webhook_post ] && [[ ",$BENCH_ONLY," == *",webhooks,"* ]]; }
 }
 # Writes change the database: those rows also record transactions, WAL flushes and WAL bytes per request.
-pg_stats_for() { case "$1" in publish_* | pg_publish_* | mix | webhooks) printf '%s' "$pg_stats_psql" ;; esac; }
+pg_stats_for() { case "$1" in publish_* | pg_publish_* | peer_publish_* | mix | webhooks) printf '%s' "$pg_stats_psql" ;; esac; }
 measure() { # LABEL RUN SERVER_PID METRICS_URL [--also-server-pid PID] [--kind KIND] -- COMMAND…
     local label=$1 run=$2 pid=$3 metrics=$4 perf_pid=""
     shift 4
@@ -324,6 +325,34 @@ pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :sche
     :content_hash "'{}'" "''" :field_paths
 # pgbench runs as postgres: it reads both scripts here and writes its logs beside them.
 chown -R postgres: "$work/pglog" 2>/dev/null || true
+
+# The publish peer (bench/peer/app.py): FastAPI + asyncpg running the same statement with the
+# values pgbench sends, one uvicorn worker per core. Its pinned packages are installed once into
+# .build/peer-tools; a peer that cannot be installed or started leaves its row out.
+if selected peer_publish_spread; then
+    peer_tools="$repo/.build/peer-tools"
+    if ! cmp -s "$bench_dir/peer/requirements.txt" "$peer_tools/.pins" 2>/dev/null; then
+        say "installing the publish peer's packages into .build/peer-tools"
+        rm -rf "$peer_tools"
+        "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --break-system-packages \
+            --no-deps --only-binary=:all: --target "$peer_tools" -r "$bench_dir/peer/requirements.txt" >&2 &&
+            cp "$bench_dir/peer/requirements.txt" "$peer_tools/.pins" || say "the publish peer's packages did not install"
+    fi
+    peer_port="$(stack_free_port)"
+    PYTHONPATH="$peer_tools" PEER_DATABASE_URL="$STACK_DATABASE_URL" \
+        PEER_PUBLISH_SQL="$repo/Sources/RegistryPostgres/SQL/store_publish_next_free.sql" PEER_TOKEN_ID="$token_id" \
+        PEER_CREATED_BY="$created_by" PEER_CONTENT_HASH="$content_hash" PEER_FIELD_PATHS="$field_paths" \
+        "$python" -m uvicorn app:app --app-dir "$bench_dir/peer" --host 127.0.0.1 --port "$peer_port" --workers "$(nproc)" \
+        --log-level warning --no-access-log >"$work/peer.log" 2>&1 &
+    peer_pid=$!
+    for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$peer_port/docs" 2>/dev/null && break; sleep 0.1; done
+    if ! curl -fsS -o /dev/null "http://127.0.0.1:$peer_port/docs" 2>/dev/null; then
+        say "the publish peer did not start; its row is left out"
+        cat "$work/peer.log" >&2
+        kill -TERM "$peer_pid" 2>/dev/null || true
+        peer_pid=""
+    fi
+fi
 
 # The check scenarios: the warm GET's version, and a ~60 KB schema (gen_schemas.py) published once
 # into an application of its own, so the seeded application stays as seeded. One check of each
@@ -409,6 +438,11 @@ for run in $(seq 1 "$runs"); do
     read -r pub_code _ < <(fresh_app "spread $run")
     BENCH_PUBLISH_APP="$pub_code" measure publish_spread "$run" "$registry_a_pid" "$registry_a/metrics" -- \
         "${wrk_cmd[@]}" -s "$bench_dir/lua/publish.lua" "$registry_a"
+    if [ -n "$peer_pid" ]; then
+        read -r pub_code _ < <(fresh_app "peer spread $run")
+        BENCH_PUBLISH_APP="$pub_code" measure peer_publish_spread "$run" "$peer_pid" "" -- \
+            "${wrk_cmd[@]}" -s "$bench_dir/lua/publish.lua" "http://127.0.0.1:$peer_port"
+    fi
     read -r _ pub_id < <(fresh_app "pgbench hot $run")
     pgbench_run pg_publish_hot "$run" publish_next_free.sql -D "app=$pub_id" -D "ntypes=1" -D "schema=$schema_text"
     read -r pub_code _ < <(fresh_app "hot $run")
