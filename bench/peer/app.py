@@ -37,7 +37,7 @@ state: dict = {"applications": {}}
 async def connect() -> None:
     # The service's sessions plan every statement generically (PGConnection.connect).
     state["pool"] = await asyncpg.create_pool(
-        os.environ["PEER_DATABASE_URL"], min_size=2, max_size=16,
+        os.environ["PEER_DATABASE_URL"], min_size=2, max_size=32,
         server_settings={"plan_cache_mode": "force_generic_plan"})
 
 
