@@ -109,7 +109,8 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         }
         let session = lease.session
         guard !closed, sessions.contains(where: { $0 === session }) else {
-            return statement.answer(.failure(PGError(kind: .connectionLost, statement: statement.statement.name, debugDetail: "the transaction's session was closed")))
+            let lost = PGError(kind: .connectionLost, statement: statement.statement.name, debugDetail: "the transaction's session was closed")
+            return statement.answer(.failure(lost))
         }
         send(statement, on: session)
     }
@@ -185,14 +186,11 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             session.isLeased = true
             request.grant(.success(LeasedSession(sessions: self, session: session)))
         }
-        let readSessions = sessions.filter { !$0.forTransactions }
-        let busy = !waiting.isEmpty || readSessions.contains { !$0.reads.isEmpty }
-        while busy && readSessions.count + connecting < config.loopSessions { open(forTransactions: false) }
-        let transactionSessions = sessions.count - readSessions.count + connectingForTransactions
-        if leases.count > connectingForTransactions && transactionSessions < config.loopTransactions {
-            for _ in 0..<min(leases.count - connectingForTransactions, config.loopTransactions - transactionSessions) {
-                open(forTransactions: true)
-            }
+        let transactionSessions = sessions.count { $0.forTransactions }
+        let busy = !waiting.isEmpty || sessions.contains { !$0.forTransactions && !$0.reads.isEmpty }
+        while busy && sessions.count - transactionSessions + connecting < config.loopSessions { open(forTransactions: false) }
+        while leases.count > connectingForTransactions && transactionSessions + connectingForTransactions < config.loopTransactions {
+            open(forTransactions: true)
         }
         publish()
     }
@@ -215,13 +213,9 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             try session.connection.sendPipelined(read.statement, read.parameters)
         } catch {
             guard !session.connection.isUsable else { return read.answer(.failure(error)) }
-            // A transaction's statement belongs to its session: it fails with it.
-            if session.forTransactions {
-                read.answer(.failure(error))
-                return drop(session, failing: error)
-            }
-            // Nothing reached the server: the read keeps its place and its retry.
-            waiting.prepend(read)
+            // Nothing reached the server: a read keeps its place and its retry; a transaction's
+            // statement belongs to its session and fails with it.
+            if session.forTransactions { read.answer(.failure(error)) } else { waiting.prepend(read) }
             return drop(session, failing: error)
         }
         read.deadline = .now + config.responseTimeout
