@@ -8,7 +8,7 @@ extension ConnectionPool {
     /// holds a pooled session and blocks. A transient conflict (serialization failure,
     /// deadlock) runs `body` once more from the start, on a new transaction. The database's
     /// failures become the service's errors; what `body` throws passes through.
-    func transaction<T: Sendable>(_ body: (any SQLSession) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: (any TransactionSession) async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
@@ -23,7 +23,7 @@ extension ConnectionPool {
         }
     }
 
-    private func inOneTransaction<T: Sendable>(_ body: (any SQLSession) async throws -> T) async throws -> T {
+    private func inOneTransaction<T: Sendable>(_ body: (any TransactionSession) async throws -> T) async throws -> T {
         if let loop = EventLoop.current {
             let session = try await withCheckedThrowingContinuation { continuation in
                 LoopSessions.on(loop, for: self).lease { continuation.resume(with: $0) }
@@ -42,17 +42,16 @@ extension ConnectionPool {
         }
     }
 
-    private static func run<T>(_ body: (any SQLSession) async throws -> T, on session: any SQLSession) async throws -> T {
-        _ = try await session.execute(begin, [])
+    private static func run<T>(_ body: (any TransactionSession) async throws -> T, on session: any TransactionSession) async throws -> T {
+        try await session.begin()
         let value: T
         do {
             value = try await body(session)
+            try await session.commit()
         } catch {
-            // A session that cannot roll back is broken, and is closed when it is given back.
-            _ = try? await session.execute(rollback, [])
+            await session.rollback()
             throw error
         }
-        _ = try await session.execute(commit, [])
         return value
     }
 

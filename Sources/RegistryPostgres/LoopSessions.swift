@@ -100,19 +100,24 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         serve()
     }
 
-    /// Sends one statement of the transaction holding `session`; a session dropped meanwhile
-    /// (lost, timed out, closing) fails it as lost, so the transaction ends.
-    func send(_ statement: LoopStatement, on lease: LeasedSession) {
+    /// Sends a batch of statements of the transaction holding `session`, in order; a session
+    /// dropped meanwhile (lost, timed out, closing) fails them as lost, so the transaction ends.
+    func send(_ statements: [LoopStatement], on lease: LeasedSession) {
         guard EventLoop.current === loop else {
-            if !loop.execute({ self.send(statement, on: lease) }) { statement.answer(.failure(Self.shuttingDown)) }
+            if !loop.execute({ self.send(statements, on: lease) }) {
+                for statement in statements { statement.answer(.failure(Self.shuttingDown)) }
+            }
             return
         }
         let session = lease.session
-        guard !closed, sessions.contains(where: { $0 === session }) else {
-            let lost = PGError(kind: .connectionLost, statement: statement.statement.name, debugDetail: "the transaction's session was closed")
-            return statement.answer(.failure(lost))
+        for statement in statements {
+            guard !closed, sessions.contains(where: { $0 === session }) else {
+                let lost = PGError(kind: .connectionLost, statement: statement.statement.name, debugDetail: "the transaction's session was closed")
+                statement.answer(.failure(lost))
+                continue
+            }
+            send(statement, on: session)
         }
-        send(statement, on: session)
     }
 
     /// Takes a leased session back: kept for the next transaction when it is outside any
@@ -210,7 +215,7 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
                     try sendProbe(on: session)
                 }
             }
-            try session.connection.sendPipelined(read.statement, read.parameters)
+            try session.connection.sendPipelined(read.statement, read.parameters, sync: read.sync)
         } catch {
             guard !session.connection.isUsable else { return read.answer(.failure(error)) }
             // Nothing reached the server: a read keeps its place and its retry; a transaction's

@@ -8,6 +8,9 @@ struct LoopStatement: Sendable {
     /// When it may be sent again: a read after a lost session or a conflict, a write only
     /// after a conflict (the server rolled it back).
     let retry: RetryPolicy
+    /// False for a statement of a transaction's batch that shares the next one's sync
+    /// (`LeasedSession`); every other statement runs as its own implicit transaction.
+    var sync = true
     /// Set for a read a standby answers only if its replay position passes (`StandbyReads`):
     /// its session's probed position is checked when the answer arrives, and a refused answer
     /// fails with `StandbySkip`.

@@ -2,7 +2,7 @@ import CLibPQ
 
 /// What a session in pipeline mode still owes, in the order libpq hands it over: each command
 /// sent (a statement, or the preparation that precedes its first use in this session) and the
-/// sync sent after it.
+/// syncs sent after them.
 struct PipelineState {
     enum Step {
         case prepare(String)
@@ -14,8 +14,8 @@ struct PipelineState {
     /// The rows or the first error of the command at the head, until libpq ends it with NULL.
     var rows: PGResult?
     var failure: PGError?
-    /// A failed preparation's error, reported for the statement sent right after it, which can
-    /// then only fail with "prepared statement does not exist".
+    /// A failed preparation's error, reported for the statement sent right after it, which the
+    /// server then skips.
     var failedPreparation: PGError?
 }
 
@@ -24,8 +24,9 @@ struct PipelineState {
 /// readable, so no thread waits for the database. Errors are the blocking path's: the same
 /// `PGError` kinds, the same `broken` rule, a NUL in text is `.invalidParameter`.
 ///
-/// Each command is followed by its own sync: in a pipeline an error aborts every command up to
-/// the next sync, and reads of different requests must not fail each other.
+/// Each statement is followed by its own sync (`sendPipelined`'s `sync`): in a pipeline an error
+/// aborts every command up to the next sync, and reads of different requests must not fail each
+/// other.
 extension PGConnection {
     /// Switches a freshly opened, idle session to non-blocking pipeline mode. The blocking
     /// methods must not be used on it afterwards.
@@ -47,26 +48,30 @@ extension PGConnection {
     /// Its outcome comes back from `receivePipelined`, after those of statements queued before.
     /// Call `flushPipeline` afterwards. A NUL in text throws `.invalidParameter` and sends
     /// nothing; any other failure leaves the session broken.
-    func sendPipelined(_ statement: PGStatement, _ parameters: [(any PGParameter)?]) throws(PGError) {
+    ///
+    /// Without `sync`, the statement shares the next one's sync: when it fails, the server skips
+    /// everything up to that sync, so a transaction's BEGIN can travel with its first statement
+    /// and its last writes with its COMMIT. The server also holds its answer until that sync.
+    func sendPipelined(_ statement: PGStatement, _ parameters: [(any PGParameter)?], sync: Bool = true) throws(PGError) {
         let texts = try Self.texts(of: parameters, for: statement)
         if try needsPreparing(statement) {
-            guard PQsendPrepare(handle, statement.name, statement.sql, 0, nil) == 1, PQpipelineSync(handle) == 1 else {
+            // No sync of its own: a failed preparation aborts the statement, which reports it.
+            guard PQsendPrepare(handle, statement.name, statement.sql, 0, nil) == 1 else {
                 broken = true
                 throw sendFailure(statement: statement.name)
             }
             prepared[statement.name] = statement.sql
             pipeline.steps.append(.prepare(statement.name))
-            pipeline.steps.append(.sync)
         }
         let sent = withCStrings(texts) { values in
             PQsendQueryPrepared(handle, statement.name, Int32(values.count), values, nil, nil, 0)
         }
-        guard sent == 1, PQpipelineSync(handle) == 1 else {
+        guard sent == 1, !sync || PQpipelineSync(handle) == 1 else {
             broken = true
             throw sendFailure(statement: statement.name)
         }
         pipeline.steps.append(.statement(statement.name))
-        pipeline.steps.append(.sync)
+        if sync { pipeline.steps.append(.sync) }
     }
 
     /// Writes what libpq holds; true while some of it could not be written yet, so the loop

@@ -14,7 +14,7 @@ extension PostgresSchemaStore {
 /// The steps of a publish on the session of an open transaction. SQL only: what the steps
 /// mean and in which order they run is the domain's publish operation.
 struct PostgresPublishTransaction: PublishTransaction {
-    let session: any SQLSession
+    let session: any TransactionSession
 
     func claim(_ claim: IdempotencyClaim) async throws -> StoredResponse? {
         try await PostgresSchemaStore.claim(claim, on: session)
@@ -37,7 +37,7 @@ struct PostgresPublishTransaction: PublishTransaction {
     }
 
     func recordWarnings(_ warnings: [JSONValue], of schema: SchemaVersion, in application: Application) async throws {
-        _ = try await session.execute(
+        try await session.write(
             PostgresSchemaStore.recordVersionWarnings,
             [application.id, schema.attributesType, schema.version, JSONWriter.string(.array(warnings))])
     }
@@ -47,11 +47,11 @@ struct PostgresPublishTransaction: PublishTransaction {
     }
 
     func record(_ record: AuditRecord) async throws {
-        _ = try await session.execute(AuditLog.insert, record.parameters)
+        try await session.write(AuditLog.insert, record.parameters)
     }
 
     func recordResponse(_ body: [UInt8], under claim: IdempotencyClaim) async throws {
-        _ = try await session.execute(
+        try await session.write(
             PostgresSchemaStore.recordResponse,
             [claim.accountID, claim.applicationID, claim.key, String(decoding: body, as: UTF8.self)])
     }

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import Registry
+import Synchronization
 import Testing
 import TestSupport
 
@@ -106,6 +107,66 @@ import TestSupport
 
         let next = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Lost").version }
         #expect((try? next.get()) == 2, "the lost publish wrote nothing; a new session took the next one")
+    }
+
+    /// The BEGIN travels with the first statement and the writes with the COMMIT, one sync
+    /// after each batch: a failing write fails the commit, nothing of the transaction stays,
+    /// and the one session serves the next transaction.
+    @Test func aWriteThatFailsWithTheCommitLeavesNothing() async throws {
+        let f = try Fixture()
+        let store = Self.store(f) { $0.loopTransactions = 1 }
+        let loop = try LoopThread()
+        defer { loop.stop() }
+        let divide = PGStatement("t_batch_divide", "SELECT 1 / $1::integer")
+        let wroteWithoutWaiting = Atomic(false)
+
+        let failed = loop.answer(of: Int32.self) {
+            try await store.pool.transaction { session in
+                let publication = try await PostgresPublishTransaction(session: session).insert(
+                    application: f.application, attributesType: "Batched", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
+                    by: .cli, metadata: VersionMetadata(), fieldPaths: nil, comparing: Comparison(limit: 100))
+                try await session.write(divide, [0])
+                wroteWithoutWaiting.store(true, ordering: .relaxed)
+                return publication.schema.version
+            }
+        }
+        let wrote = wroteWithoutWaiting.load(ordering: .relaxed)
+        #expect(wrote, "the write was sent with the commit, not on its own")
+        let error = try #require(registryError(failed))
+        #expect(error.cause?.statement == "t_batch_divide" && error.cause?.sqlState == "22012", "\(String(describing: error.cause))")
+        let versions = try await f.store.list(application: f.application, attributesType: "Batched", after: nil, limit: nil)
+        #expect(versions.isEmpty, "the version inserted before the failing write was rolled back")
+
+        let next = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Batched").version }
+        #expect((try? next.get()) == 1)
+        #expect(store.pool.loopStats.open == 1, "the same session took the next transaction")
+    }
+
+    /// A first statement that fails fails its BEGIN's batch; a body that throws before sending
+    /// anything sends nothing. Either way the session goes back clean.
+    @Test func aTransactionThatFailsEarlyLeavesItsSessionClean() throws {
+        let f = try Fixture()
+        let store = Self.store(f) { $0.loopTransactions = 1 }
+        let loop = try LoopThread()
+        defer { loop.stop() }
+        _ = try blocking { try await f.publish("Early") }
+
+        let taken = loop.answer(of: Int32.self) {
+            let outcome = try await store.publish(
+                application: f.application, attributesType: "Early", version: .explicit(1), jsonSchema: #"{"type":"object"}"#,
+                by: .cli, comparing: Comparison(limit: 100), once: nil, response: { _ in PublishAnswer(body: [], auditDetails: [:]) })
+            guard case .published(let schema, _) = outcome else { return 0 }
+            return schema.version
+        }
+        #expect(registryError(taken)?.code == .alreadyExists)
+        let unsent = loop.answer(of: Int32.self) {
+            try await store.pool.transaction { _ -> Int32 in throw RegistryError.invalidArgument("before any statement") }
+        }
+        #expect(registryError(unsent) == .invalidArgument("before any statement"))
+
+        let next = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Early").version }
+        #expect((try? next.get()) == 2)
+        #expect(store.pool.loopStats.open == 1, "one session served all three")
     }
 
     /// Many publishes at once on two loops, as two event loops' requests: the numbering comes
