@@ -295,25 +295,30 @@ def run(args):
 
 # --- report -----------------------------------------------------------------------------------
 
+# A read's p99 target, unless its row names another.
+P99_TARGET_MS = 5.0
+RSS_TARGET_MB = 64.0
+FORM_TARGET = 3.0
+
 # Rows per request, for scenarios compared with the one-row pgbench SELECT in rows per second.
 ROWS = {"list_type": 5, "list_app": 100}
 
 SCENARIOS = [
-    # label, title, baseline label, target ratio, read scenario (p99 target applies)
-    ("get_warm", "GET a version, warm cache", "nginx", 1.0, True),
-    ("check_bench", ":check, the warm GET's version", "get_warm", None, True),
-    ("check_60k", ":check, 60 KB schema, 4 KB values", "get_warm", None, True),
-    ("get_uncached", "GET a version, cache disabled", "pg_select", 0.5, True),
-    ("form_warm", "GET a form, warm cache", "nginx", None, True),
-    ("form_uncached", "GET a form, cache disabled", "pg_select", None, True),
-    ("list_type", "list one type (5 versions)", "pg_select", None, True),
-    ("list_app", "list whole app, pages of 100", "pg_select", None, True),
-    ("search", "search field:, {search_types} types × 10", "pg_select", None, True),
-    ("publish_spread", "publish next-free, 1,000 types", "pg_publish_spread", 0.5, False),
-    ("publish_spread", "the same, against the FastAPI peer", "peer_publish_spread", 3.0, False),
-    ("publish_hot", "publish next-free, one type", "pg_publish_hot", 0.5, False),
-    ("mix", "mix 90 % GET / 10 % publish", "nginx", None, False),
-    ("webhooks", "webhooks: commit → receipt", "webhook_post", None, False),
+    # label, title, baseline label, target ratio, p99 target in ms (reads)
+    ("get_warm", "GET a version, warm cache", "nginx", 1.0, 2.0),
+    ("check_bench", ":check, the warm GET's version", "get_warm", None, P99_TARGET_MS),
+    ("check_60k", ":check, 60 KB schema, 4 KB values", "get_warm", None, P99_TARGET_MS),
+    ("get_uncached", "GET a version, cache disabled", "pg_select", 0.5, P99_TARGET_MS),
+    ("form_warm", "GET a form, warm cache", "nginx", None, P99_TARGET_MS),
+    ("form_uncached", "GET a form, cache disabled", "pg_select", None, P99_TARGET_MS),
+    ("list_type", "list one type (5 versions)", "pg_select", None, P99_TARGET_MS),
+    ("list_app", "list whole app, pages of 100", "pg_select", None, P99_TARGET_MS),
+    ("search", "search field:, {search_types} types × 10", "pg_select", None, P99_TARGET_MS),
+    ("publish_spread", "publish next-free, 1,000 types", "pg_publish_spread", 0.8, None),
+    ("publish_spread", "the same, against the FastAPI peer", "peer_publish_spread", 3.0, None),
+    ("publish_hot", "publish next-free, one type", "pg_publish_hot", 1.0, None),
+    ("mix", "mix 90 % GET / 10 % publish", "nginx", 0.5, None),
+    ("webhooks", "webhooks: commit → receipt", "webhook_post", None, None),
 ]
 BASELINES = [
     ("nginx", "nginx: same body as static file"),
@@ -323,9 +328,6 @@ BASELINES = [
     ("pg_publish_hot", "pgbench: publish, one type"),
     ("webhook_post", "POST loop: same receiver, in order"),
 ]
-P99_TARGET_MS = 5.0
-RSS_TARGET_MB = 64.0
-FORM_TARGET = 3.0
 
 
 def median(values):
@@ -438,12 +440,16 @@ def report(args):
             f"{per_request(s, 'server')+'/'+per_request(s, 'pg'):>15}"
             + (f"  ({s['errors']} errors)" if s["errors"] else ""))
 
-    for label, title, base, target, is_read in SCENARIOS:
+    printed = set()
+    for label, title, base, target, p99_target in SCENARIOS:
         title = title.format(search_types=f"{args.search_types:,}")
         s = summarize(results, label)
         if s is None:
             continue
         b = baselines.get(base) or summarize(results, base)  # a scenario can be the baseline of another
+        if label in printed and b is None:
+            continue  # a second comparison of a scenario whose baseline did not run
+        printed.add(label)
         rows = ROWS.get(label, 1)
         ratio = s["rps"] * rows / b["rps"] if b and b["rps"] else None
         digits = 2 if ratio is None or ratio >= 0.1 else 4  # a heavy check is a small fraction of a GET
@@ -453,10 +459,10 @@ def report(args):
             ok = ratio >= target
             target_text = f"≥{target:.1f}× {verdict(ok)}"
             targets.append((f"{title}: ≥ {target:.1f}× {base}", ok, f"{ratio:.2f}×"))
-        if is_read and s["p99_ms"] is not None:
-            ok = s["p99_ms"] <= P99_TARGET_MS
-            target_text += (", " if target_text else "") + f"p99≤5 {verdict(ok)}"
-            targets.append((f"{title}: p99 ≤ {P99_TARGET_MS:.0f} ms", ok, f"{s['p99_ms']:.2f} ms"))
+        if p99_target is not None and s["p99_ms"] is not None:
+            ok = s["p99_ms"] <= p99_target
+            target_text += (", " if target_text else "") + f"p99≤{p99_target:g} {verdict(ok)}"
+            targets.append((f"{title}: p99 ≤ {p99_target:g} ms", ok, f"{s['p99_ms']:.2f} ms"))
         row(title, s, ratio_text, target_text)
         pg_line(s)
         d = s.get("delivery")
