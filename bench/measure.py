@@ -314,18 +314,22 @@ SCENARIOS = [
     ("list_type", "list one type (5 versions)", "pg_select", None, P99_TARGET_MS),
     ("list_app", "list whole app, pages of 100", "pg_select", None, P99_TARGET_MS),
     ("search", "search field:, {search_types} types × 10", "pg_select", None, P99_TARGET_MS),
-    ("publish_spread", "publish next-free, 1,000 types", "pg_publish_spread", 0.8, None),
+    ("publish_spread", "publish next-free, 1,000 types", "pg_publish_tx_spread", 0.8, None),
+    ("publish_spread", "the same, against the statement alone", "pg_publish_spread", None, None),
     ("publish_spread", "the same, against the FastAPI peer", "peer_publish_spread", 3.0, None),
-    ("publish_hot", "publish next-free, one type", "pg_publish_hot", 1.0, None),
+    ("publish_hot", "publish next-free, one type", "pg_publish_tx_hot", 1.0, None),
+    ("publish_hot", "the same, against the statement alone", "pg_publish_hot", None, None),
     ("mix", "mix 90 % GET / 10 % publish", "nginx", 0.5, None),
     ("webhooks", "webhooks: commit → receipt", "webhook_post", None, None),
 ]
 BASELINES = [
     ("nginx", "nginx: same body as static file"),
     ("pg_select", "pgbench: get-version SELECT"),
-    ("pg_publish_spread", "pgbench: publish, 1,000 types"),
+    ("pg_publish_tx_spread", "pgbench: publish tx, 1,000 types"),
+    ("pg_publish_spread", "pgbench: statement, 1,000 types"),
     ("peer_publish_spread", "FastAPI + asyncpg peer: publish"),
-    ("pg_publish_hot", "pgbench: publish, one type"),
+    ("pg_publish_tx_hot", "pgbench: publish tx, one type"),
+    ("pg_publish_hot", "pgbench: statement, one type"),
     ("webhook_post", "POST loop: same receiver, in order"),
 ]
 

@@ -16,8 +16,8 @@
 # Settings (environment): BENCH_RUNS, BENCH_DURATION (seconds), BENCH_KEEP=1 (keep the temp
 # folder with logs and raw results), BENCH_PG_SYNC_COMMIT (on|off, default on), BENCH_ONLY=a,b
 # (run only these labels: micro nginx get_warm check_bench check_60k pg_select get_uncached form_warm
-# form_uncached list_type list_app search pg_publish_spread publish_spread peer_publish_spread pg_publish_hot
-# publish_hot mix webhooks, which brings its baseline webhook_post), BENCH_WEBHOOK_CHANGES (changes published for the
+# form_uncached list_type list_app search pg_publish_spread pg_publish_tx_spread publish_spread peer_publish_spread
+# pg_publish_hot pg_publish_tx_hot publish_hot mix webhooks, which brings its baseline webhook_post), BENCH_WEBHOOK_CHANGES (changes published for the
 # webhooks row; full 2,000, quick 300),
 # BENCH_PERF=1 (perf profile of the serving process per scenario into bench/results/perf/), BENCH_REGISTRY_ENV="VAR=value …"
 # (extra settings for both registries, e.g. "REGISTRY_HTTP_WORKERS=32"), BENCH_PG_STATEMENTS=1
@@ -323,6 +323,15 @@ field_paths="$(stack_psql -tA -c "SELECT COALESCE(jsonb_agg(path ORDER BY path),
     WHERE application_id = $fields_app_id")"
 pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :schema :token_id :created_by :force :compare_limit \
     :content_hash "'{}'" "''" :field_paths
+# The publish transaction as the service runs it: BEGIN, the same statement, its audit event with
+# the details the service recorded for the field-paths publish of the same text, and COMMIT.
+audit_details="$(stack_psql -tA -c "SELECT details FROM audit_events WHERE application_id = $fields_app_id AND action = 'publish'")"
+pgbench_script audit_insert audit_event :account "'token'" :token_id :created_by "'publish'" :app "$type_expr" 1 "'bench'" :details
+{
+    awk '!begun && NF && !/^(\\|--)/ { print "BEGIN;"; begun = 1 } { print }' "$work/pglog/publish_next_free.sql"
+    grep -v '^--' "$work/pglog/audit_event.sql"
+    echo 'COMMIT;'
+} >"$work/pglog/publish_transaction.sql"
 # pgbench runs as postgres: it reads both scripts here and writes its logs beside them.
 chown -R postgres: "$work/pglog" 2>/dev/null || true
 
@@ -435,6 +444,9 @@ for run in $(seq 1 "$runs"); do
 
     read -r _ pub_id < <(fresh_app "pgbench spread $run")  # cheap: made even when the scenario is skipped
     pgbench_run pg_publish_spread "$run" publish_next_free.sql -D "app=$pub_id" -D "ntypes=$ntypes" -D "schema=$schema_text"
+    read -r _ pub_id < <(fresh_app "pgbench transaction spread $run")
+    pgbench_run pg_publish_tx_spread "$run" publish_transaction.sql -D "app=$pub_id" -D "ntypes=$ntypes" -D "schema=$schema_text" \
+        -D "account=$account" -D "details=$audit_details"
     read -r pub_code _ < <(fresh_app "spread $run")
     BENCH_PUBLISH_APP="$pub_code" measure publish_spread "$run" "$registry_a_pid" "$registry_a/metrics" -- \
         "${wrk_cmd[@]}" -s "$bench_dir/lua/publish.lua" "$registry_a"
@@ -445,6 +457,9 @@ for run in $(seq 1 "$runs"); do
     fi
     read -r _ pub_id < <(fresh_app "pgbench hot $run")
     pgbench_run pg_publish_hot "$run" publish_next_free.sql -D "app=$pub_id" -D "ntypes=1" -D "schema=$schema_text"
+    read -r _ pub_id < <(fresh_app "pgbench transaction hot $run")
+    pgbench_run pg_publish_tx_hot "$run" publish_transaction.sql -D "app=$pub_id" -D "ntypes=1" -D "schema=$schema_text" \
+        -D "account=$account" -D "details=$audit_details"
     read -r pub_code _ < <(fresh_app "hot $run")
     BENCH_PUBLISH_APP="$pub_code" BENCH_HOT_TYPE="$first_type" measure publish_hot "$run" "$registry_a_pid" \
         "$registry_a/metrics" -- "${wrk_cmd[@]}" -s "$bench_dir/lua/publish.lua" "$registry_a"
