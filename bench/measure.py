@@ -315,10 +315,10 @@ SCENARIOS = [
     ("list_app", "list whole app, pages of 100", "pg_select", None, P99_TARGET_MS),
     ("search", "search field:, {search_types} types × 10", "pg_select", None, P99_TARGET_MS),
     ("publish_spread", "publish next-free, 1,000 types", "pg_publish_tx_spread", 0.8, None),
-    ("publish_spread", "the same, against the statement alone", "pg_publish_spread", None, None),
-    ("publish_spread", "the same, against the FastAPI peer", "peer_publish_spread", 3.0, None),
+    ("publish_spread", "the same, vs the statement alone", "pg_publish_spread", None, None),
+    ("publish_spread", "the same, vs the FastAPI peer", "peer_publish_spread", 3.0, None),
     ("publish_hot", "publish next-free, one type", "pg_publish_tx_hot", 1.0, None),
-    ("publish_hot", "the same, against the statement alone", "pg_publish_hot", None, None),
+    ("publish_hot", "the same, vs the statement alone", "pg_publish_hot", None, None),
     ("mix", "mix 90 % GET / 10 % publish", "nginx", 0.5, None),
     ("webhooks", "webhooks: commit → receipt", "webhook_post", None, None),
 ]
@@ -424,7 +424,7 @@ def report(args):
             add(f"  {key:<9} {info[key]}")
     add("")
     header = (f"{'scenario':<34}{'req/s':>10}{'p50 ms':>8}{'p99 ms':>8}{'RSS MB':>8}{'cache':>7}"
-              f"  {'ratio to baseline':<26}{'target':<22}{'CPU % srv/pg/load/other':>25}{'µs/req srv/pg':>15}")
+              f"  {'ratio to baseline':<28}{'target':<22}{'CPU % srv/pg/load/other':>25}{'µs/req srv/pg':>15}")
     add(header)
     add("-" * len(header))
     baselines = {label: summarize(results, label) for label, _ in BASELINES}
@@ -439,7 +439,7 @@ def report(args):
     def row(title, s, ratio_text, target_text, server_label="srv"):
         cpu = s["cpu"]
         add(f"{title:<34}{fmt(s['rps'], '{:,.0f}'):>10}{ms(s['p50_ms']):>8}{ms(s['p99_ms']):>8}"
-            f"{fmt(s['rss_first_mb'], '{:.1f}'):>8}{fmt(s['cache_first_mb'], '{:.1f}'):>7}  {ratio_text:<26}{target_text:<22}"
+            f"{fmt(s['rss_first_mb'], '{:.1f}'):>8}{fmt(s['cache_first_mb'], '{:.1f}'):>7}  {ratio_text:<28}{target_text:<22}"
             f"{fmt(cpu['server'], '{:.0f}')+'/'+fmt(cpu['pg'], '{:.0f}')+'/'+fmt(cpu['load'], '{:.0f}')+'/'+fmt(cpu['other'], '{:.0f}'):>25}"
             f"{per_request(s, 'server')+'/'+per_request(s, 'pg'):>15}"
             + (f"  ({s['errors']} errors)" if s["errors"] else ""))

@@ -323,14 +323,17 @@ field_paths="$(stack_psql -tA -c "SELECT COALESCE(jsonb_agg(path ORDER BY path),
     WHERE application_id = $fields_app_id")"
 pgbench_script store_publish_next_free publish_next_free :app "$type_expr" :schema :token_id :created_by :force :compare_limit \
     :content_hash "'{}'" "''" :field_paths
-# The publish transaction as the service runs it: BEGIN, the same statement, its audit event with
-# the details the service recorded for the field-paths publish of the same text, and COMMIT.
+# The publish transaction as the service sends it: BEGIN with the same statement, then its audit
+# event (with the details the service recorded for the field-paths publish of the same text) with
+# COMMIT, each pair pipelined with one sync, two round trips.
 audit_details="$(stack_psql -tA -c "SELECT details FROM audit_events WHERE application_id = $fields_app_id AND action = 'publish'")"
 pgbench_script audit_insert audit_event :account "'token'" :token_id :created_by "'publish'" :app "$type_expr" 1 "'bench'" :details
 {
-    awk '!begun && NF && !/^(\\|--)/ { print "BEGIN;"; begun = 1 } { print }' "$work/pglog/publish_next_free.sql"
+    awk '!begun && NF && !/^(\\|--)/ { print "\\startpipeline"; print "BEGIN;"; begun = 1 } { print }' \
+        "$work/pglog/publish_next_free.sql"
+    printf '%s\n' '\endpipeline' '\startpipeline'
     grep -v '^--' "$work/pglog/audit_event.sql"
-    echo 'COMMIT;'
+    printf '%s\n' 'COMMIT;' '\endpipeline'
 } >"$work/pglog/publish_transaction.sql"
 # pgbench runs as postgres: it reads both scripts here and writes its logs beside them.
 chown -R postgres: "$work/pglog" 2>/dev/null || true
