@@ -109,6 +109,19 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
             }
             return
         }
+        // A batch goes out whole or not at all. A statement refused before sending (a NUL in its
+        // text) would leave those sent before it without their sync, and let a COMMIT after it
+        // commit the transaction without it.
+        if statements.count > 1 {
+            for statement in statements {
+                do {
+                    _ = try PGConnection.texts(of: statement.parameters, for: statement.statement)
+                } catch {
+                    for refused in statements { refused.answer(.failure(error)) }
+                    return
+                }
+            }
+        }
         let session = lease.session
         for statement in statements {
             guard !closed, sessions.contains(where: { $0 === session }) else {

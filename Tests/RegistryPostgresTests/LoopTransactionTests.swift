@@ -142,6 +142,32 @@ import TestSupport
         #expect(store.pool.loopStats.open == 1, "the same session took the next transaction")
     }
 
+    /// A write whose text the session refuses before sending (a NUL) refuses its whole batch,
+    /// the COMMIT with it: the transaction rolls back and its session stays usable.
+    @Test func aWriteRefusedBeforeSendingRefusesTheCommitWithIt() async throws {
+        let f = try Fixture()
+        let store = Self.store(f) { $0.loopTransactions = 1 }
+        let loop = try LoopThread()
+        defer { loop.stop() }
+        let echo = PGStatement("t_batch_echo", "SELECT $1::text")
+
+        let refused = loop.answer(of: Int32.self) {
+            try await store.pool.transaction { session in
+                let publication = try await PostgresPublishTransaction(session: session).insert(
+                    application: f.application, attributesType: "Refused", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
+                    by: .cli, metadata: VersionMetadata(), fieldPaths: nil, comparing: Comparison(limit: 100))
+                try await session.write(echo, ["a\u{0}b"])
+                return publication.schema.version
+            }
+        }
+        #expect(registryError(refused) == .invalidArgument("text must not contain NUL characters"), "the commit was refused")
+        let versions = try await f.store.list(application: f.application, attributesType: "Refused", after: nil, limit: nil)
+        #expect(versions.isEmpty, "nothing was committed without the write")
+
+        let next = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Refused").version }
+        #expect((try? next.get()) == 1)
+    }
+
     /// A first statement that fails fails its BEGIN's batch; a body that throws before sending
     /// anything sends nothing. Either way the session goes back clean.
     @Test func aTransactionThatFailsEarlyLeavesItsSessionClean() throws {
