@@ -29,6 +29,22 @@ import TestSupport
         return schema
     }
 
+    /// A transaction that inserts a version of `type` and then writes `statement`, as a publish
+    /// writes its audit event; `afterWrite` runs once the write call has returned.
+    static func insertThenWrite(
+        _ store: PostgresSchemaStore, _ f: Fixture, _ type: String, _ statement: PGStatement, _ parameters: [(any PGParameter)?],
+        afterWrite: () -> Void = {}
+    ) async throws -> Int32 {
+        try await store.pool.transaction { session in
+            let publication = try await PostgresPublishTransaction(session: session).insert(
+                application: f.application, attributesType: type, version: .nextFree, jsonSchema: #"{"type":"object"}"#,
+                by: .cli, metadata: VersionMetadata(), fieldPaths: nil, comparing: Comparison(limit: 100))
+            try await session.write(statement, parameters)
+            afterWrite()
+            return publication.schema.version
+        }
+    }
+
     @Test func aTransactionOnTheLoopCommitsOrRollsBackWhole() async throws {
         let f = try Fixture()
         let store = Self.store(f)
@@ -121,14 +137,7 @@ import TestSupport
         let wroteWithoutWaiting = Atomic(false)
 
         let failed = loop.answer(of: Int32.self) {
-            try await store.pool.transaction { session in
-                let publication = try await PostgresPublishTransaction(session: session).insert(
-                    application: f.application, attributesType: "Batched", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
-                    by: .cli, metadata: VersionMetadata(), fieldPaths: nil, comparing: Comparison(limit: 100))
-                try await session.write(divide, [0])
-                wroteWithoutWaiting.store(true, ordering: .relaxed)
-                return publication.schema.version
-            }
+            try await Self.insertThenWrite(store, f, "Batched", divide, [0]) { wroteWithoutWaiting.store(true, ordering: .relaxed) }
         }
         let wrote = wroteWithoutWaiting.load(ordering: .relaxed)
         #expect(wrote, "the write was sent with the commit, not on its own")
@@ -151,15 +160,7 @@ import TestSupport
         defer { loop.stop() }
         let echo = PGStatement("t_batch_echo", "SELECT $1::text")
 
-        let refused = loop.answer(of: Int32.self) {
-            try await store.pool.transaction { session in
-                let publication = try await PostgresPublishTransaction(session: session).insert(
-                    application: f.application, attributesType: "Refused", version: .nextFree, jsonSchema: #"{"type":"object"}"#,
-                    by: .cli, metadata: VersionMetadata(), fieldPaths: nil, comparing: Comparison(limit: 100))
-                try await session.write(echo, ["a\u{0}b"])
-                return publication.schema.version
-            }
-        }
+        let refused = loop.answer(of: Int32.self) { try await Self.insertThenWrite(store, f, "Refused", echo, ["a\u{0}b"]) }
         #expect(registryError(refused) == .invalidArgument("text must not contain NUL characters"), "the commit was refused")
         let versions = try await f.store.list(application: f.application, attributesType: "Refused", after: nil, limit: nil)
         #expect(versions.isEmpty, "nothing was committed without the write")
