@@ -24,6 +24,7 @@ import Registry
 /// ticks, `close`); other threads reach it only through `loop.execute`.
 final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     static let shuttingDown = RegistryError.unavailable("the server is shutting down; retry the request")
+    static let tooManyTransactionsWaiting = RegistryError.unavailable("database busy: too many transactions waiting")
 
     private unowned let loop: EventLoop
     private let pool: ConnectionPool
@@ -92,10 +93,12 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     // MARK: - Leases
 
     /// Lends a transaction session for one transaction; `grant` gets it on the loop's thread,
-    /// or the refusal: shutting down, busy past `acquireTimeout`, or the database unreachable.
+    /// or the refusal: shutting down, too many waiting already (`loopReadsWaiting`, as for
+    /// reads), busy past `acquireTimeout`, or the database unreachable.
     func lease(then grant: @escaping @Sendable (Result<LeasedSession, any Error>) -> Void) {
         let request = LeaseRequest(deadline: .now + config.acquireTimeout, grant: grant)
         guard !closed else { return request.grant(.failure(Self.shuttingDown)) }
+        guard leases.count < config.loopReadsWaiting else { return request.grant(.failure(Self.tooManyTransactionsWaiting)) }
         leases.append(request)
         serve()
     }

@@ -21,7 +21,8 @@ public struct PostgresConfig: Sendable, Equatable {
     public var loopSessions: Int
     /// Most reads in flight on one loop session; past it reads wait for one to be answered.
     public var loopReadsInFlight: Int
-    /// Most reads one loop keeps waiting for a session; past it a read fails at once with 503.
+    /// Most reads one loop keeps waiting for a session, and most transactions waiting for one
+    /// of its transaction sessions; past it a read or a transaction fails at once with 503.
     public var loopReadsWaiting: Int
     /// Most sessions each event loop opens for transactions, each lent to one transaction at a
     /// time; past it a transaction waits up to `acquireTimeout` for one.
