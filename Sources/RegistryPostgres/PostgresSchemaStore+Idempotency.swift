@@ -36,8 +36,6 @@ extension PostgresSchemaStore {
         }
     }
 
-    private static let keyAge = "interval '\(IdempotencyKey.lifetimeHours) hours'"
-
     static let readKey = PGStatement(file: "idempotency_read")
 
     static let dropExpiredKey = PGStatement(file: "idempotency_drop_expired")
