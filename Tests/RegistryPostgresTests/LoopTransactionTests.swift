@@ -82,11 +82,14 @@ import TestSupport
         #expect(open >= 2 && open <= 3, "\(store.pool.loopStats)")
     }
 
-    @Test func pastItsSessionsATransactionWaitsThenIsRefusedAsBusy() throws {
+    /// Past its sessions a transaction waits, bounded in number like reads (`loopReadsWaiting`:
+    /// one more is refused at once) and in time (`acquireTimeout`: then it is refused as busy).
+    @Test func pastItsSessionsTransactionsWaitBoundedInNumberAndTime() throws {
         let f = try Fixture()
         let store = Self.store(f) {
             $0.loopTransactions = 1
-            $0.acquireTimeout = .milliseconds(500)
+            $0.loopReadsWaiting = 1
+            $0.acquireTimeout = .seconds(2)
         }
         let loop = try LoopThread()
         defer { loop.stop() }
@@ -96,41 +99,16 @@ import TestSupport
         let holder = loop.start(1, of: Int32.self) { _ in try await Self.publish(store, f, "Held").version }
         #expect(try held.waitingPublish() != nil, "the only transaction session waits on the lock")
         let started = ContinuousClock.now
-        let refused = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Other").version }
-        #expect(registryError(refused) == .unavailable("database busy: no connection free in time"))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        let waiter = loop.start(1, of: Int32.self) { _ in try await Self.publish(store, f, "Other").version }
+        let refused = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Third").version }
+        #expect(registryError(refused) == .unavailable("database busy: too many transactions waiting"), "past the bound: at once")
+        #expect(registryError(waiter.wait()[0]) == .unavailable("database busy: no connection free in time"))
+        #expect(ContinuousClock.now - started < .seconds(5), "within the acquire timeout")
 
         try held.release()
         #expect(holder.wait().map { try? $0.get() } == [2])
         let after = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Other").version }
         #expect((try? after.get()) == 1, "the session went back for the next transaction")
-    }
-
-    /// Transactions waiting for a session are bounded like reads: past `loopReadsWaiting`
-    /// one is refused at once, without waiting for the acquire timeout.
-    @Test func pastTheWaitingBoundATransactionIsRefusedAtOnce() throws {
-        let f = try Fixture()
-        let store = Self.store(f) {
-            $0.loopTransactions = 1
-            $0.loopReadsWaiting = 1
-            $0.acquireTimeout = .seconds(10)
-        }
-        let loop = try LoopThread()
-        defer { loop.stop() }
-        _ = try blocking { try await f.publish("Queued") }
-
-        let held = try HeldCounter(databaseURL: f.url, attributesType: "Queued")
-        let holder = loop.start(1, of: Int32.self) { _ in try await Self.publish(store, f, "Queued").version }
-        #expect(try held.waitingPublish() != nil, "the only transaction session waits on the lock")
-        let waiter = loop.start(1, of: Int32.self) { _ in try await Self.publish(store, f, "Other").version }
-        let started = ContinuousClock.now
-        let refused = loop.answer(of: Int32.self) { try await Self.publish(store, f, "Third").version }
-        #expect(registryError(refused) == .unavailable("database busy: too many transactions waiting"))
-        #expect(ContinuousClock.now - started < .seconds(5), "refused without waiting for the acquire timeout")
-
-        try held.release()
-        #expect(holder.wait().map { try? $0.get() } == [2])
-        #expect(waiter.wait().map { try? $0.get() } == [1], "the one waiting got the session next")
     }
 
     @Test func aTransactionWhoseSessionIsLostFailsAsUnavailableAndTheNextOneWorks() throws {
