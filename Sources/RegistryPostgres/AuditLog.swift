@@ -14,14 +14,7 @@ public enum AuditLog {
     /// statement, so pruning never holds many locks or a long transaction. Returns how many
     /// it deleted.
     public static func prune(olderThanDays days: Int, batchSize: Int = 1000, pool: ConnectionPool) throws -> Int {
-        var total = 0
-        while true {
-            let deleted = try pool.perform(.write) { connection in
-                try connection.execute(pruneBatch, [Int64(days), Int64(batchSize)]).affectedRows
-            }
-            total += deleted
-            if deleted < batchSize { return total }
-        }
+        try pool.deleteInBatches(pruneBatch, olderThanDays: days, batchSize: batchSize)
     }
 
     static let insert = PGStatement(file: "audit_insert")

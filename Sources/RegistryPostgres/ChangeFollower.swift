@@ -96,7 +96,8 @@ public final class ChangeFollower: Sendable {
     public func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
         do {
-            try pool.run(PostgresSchemaStore.positionRemoval(replica: replica))
+            // A replica stopping is waited for no more.
+            try pool.run(StoreStatement(statement: PostgresSchemaStore.positionDelete, parameters: [replica.id], retry: .write) { _ in })
         } catch {
             // No database: the row ages out of the live window (`Propagation`) by itself.
         }
@@ -224,7 +225,8 @@ public final class ChangeFollower: Sendable {
     /// rolling deploy) only leaves the replica unwaited for: the caches still follow.
     private func writePosition(_ position: FeedPosition, on connection: PGConnection) throws {
         do {
-            try PostgresSchemaStore.positionWrite(replica: replica, position: position).run(on: connection)
+            let parameters: [(any PGParameter)?] = [replica.id, replica.host, position.snapshot]
+            try StoreStatement(statement: PostgresSchemaStore.positionUpsert, parameters: parameters, retry: .write) { _ in }.run(on: connection)
         } catch {
             if !connection.isUsable { throw error }
         }

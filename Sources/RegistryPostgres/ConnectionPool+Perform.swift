@@ -15,6 +15,18 @@ extension ConnectionPool {
             throw error.storeError
         }
     }
+
+    /// Runs `statement` ($1 days, $2 batch size) until a batch deletes fewer than `batchSize`
+    /// rows: each batch is its own short statement, so pruning never holds many locks or a long
+    /// transaction. Returns how many rows it deleted.
+    func deleteInBatches(_ statement: PGStatement, olderThanDays days: Int, batchSize: Int) throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try perform(.write) { try $0.execute(statement, [Int64(days), Int64(batchSize)]).affectedRows }
+            total += deleted
+            if deleted < batchSize { return total }
+        }
+    }
 }
 
 extension PGError {

@@ -16,15 +16,6 @@ public struct PoolStats: Sendable, Equatable {
     public let inUse: Int
     /// Callers parked waiting for a session.
     public let waiting: Int
-
-    /// Public so tests and metrics code can state expected snapshots.
-    public init(size: Int, open: Int, idle: Int, inUse: Int, waiting: Int) {
-        self.size = size
-        self.open = open
-        self.idle = idle
-        self.inUse = inUse
-        self.waiting = waiting
-    }
 }
 
 /// What the service can do with its database, as the latest attempts to reach it found.
@@ -83,14 +74,10 @@ public final class ConnectionPool: Sendable {
     /// only, so a primary that comes back is found by the next write or follower attempt.
     private let connectFailing = Atomic<Bool>(false)
 
-    /// A session parked in the pool. `@unchecked Sendable`: it is only touched by the single
-    /// caller it is lent to, or under the pool's lock while idle.
-    private struct Parked: @unchecked Sendable {
-        let connection: PGConnection
-    }
-
+    /// A session is only touched by the single caller it is lent to, or under the pool's lock
+    /// while idle.
     private struct State {
-        var idle: [Parked] = []
+        var idle: [PGConnection] = []
         var open = 0
         var inUse = 0
         var closed = false
@@ -98,7 +85,7 @@ public final class ConnectionPool: Sendable {
     }
 
     private enum Grant {
-        case idle(Parked)
+        case idle(PGConnection)
         case connect
         case closed
     }
@@ -246,16 +233,9 @@ public final class ConnectionPool: Sendable {
 
     /// Closes idle sessions and refuses new work; sessions still lent are closed on return.
     public func close() {
-        let dropped = lock.withLock { state, _ -> [Parked] in
-            state.closed = true
-            let idle = state.idle
-            state.idle = []
-            state.open -= idle.count
-            return idle
-        }
+        lock.withLock { state, _ in state.closed = true }
+        discardIdle()
         lock.broadcast()
-        // `dropped` goes out of scope here, so the sessions are finished outside the lock.
-        _ = dropped
     }
 
     // MARK: - Internals
@@ -267,9 +247,9 @@ public final class ConnectionPool: Sendable {
         while true {
             let grant = lock.wait(until: deadline) { state -> Grant? in
                 if state.closed { return .closed }
-                if let parked = state.idle.popLast() {
+                if let connection = state.idle.popLast() {
                     state.inUse += 1
-                    return .idle(parked)
+                    return .idle(connection)
                 }
                 if state.open < config.poolSize {
                     state.open += 1
@@ -283,9 +263,9 @@ public final class ConnectionPool: Sendable {
                 throw Self.noSessionInTime.caused(by: .init(kind: "acquire_timeout"))
             case .closed?:
                 throw RegistryError.unavailable("database unavailable")
-            case .idle(let parked)?:
-                if parked.connection.checkAlive() { return parked.connection }
-                checkin(parked.connection)
+            case .idle(let connection)?:
+                if connection.checkAlive() { return connection }
+                checkin(connection)
                 discardIdle()
             case .connect?:
                 do {
@@ -314,11 +294,10 @@ public final class ConnectionPool: Sendable {
     /// dropped session is finished when the caller's last reference goes, outside the lock.
     func checkin(_ connection: PGConnection) {
         let keep = connection.isUsable && connection.isIdle
-        let parked = Parked(connection: connection)
         lock.withLock { state, _ in
             state.inUse -= 1
             if keep && !state.closed {
-                state.idle.append(parked)
+                state.idle.append(connection)
             } else {
                 state.open -= 1
             }
@@ -327,7 +306,7 @@ public final class ConnectionPool: Sendable {
     }
 
     private func discardIdle() {
-        let dropped = lock.withLock { state, _ -> [Parked] in
+        let dropped = lock.withLock { state, _ -> [PGConnection] in
             let idle = state.idle
             state.idle = []
             state.open -= idle.count

@@ -9,13 +9,6 @@ public struct LoopSessionStats: Sendable, Equatable {
     public let inFlight: Int
     /// Reads waiting for a session (one opening, or all at their in-flight limit).
     public let waiting: Int
-
-    /// Public so tests and metrics code can state expected snapshots.
-    public init(open: Int, inFlight: Int, waiting: Int) {
-        self.open = open
-        self.inFlight = inFlight
-        self.waiting = waiting
-    }
 }
 
 /// The running totals behind `LoopSessionStats`: each loop adds its changes, so a scrape reads

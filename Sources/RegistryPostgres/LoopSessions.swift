@@ -71,7 +71,10 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         guard !serveScheduled else { return }
         serveScheduled = true
         // A loop that takes no more tasks is stopping: answer now, as its close would.
-        if !loop.execute({ self.serveScheduledReads() }) { close() }
+        if !loop.execute({
+            self.serveScheduled = false
+            self.serve()
+        }) { close() }
     }
 
     /// Answers everything still held with "shutting down" and closes the sessions; the loop
@@ -186,11 +189,6 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
     }
 
     // MARK: - Sending
-
-    private func serveScheduledReads() {
-        serveScheduled = false
-        serve()
-    }
 
     /// Sends waiting reads to the least busy sessions with room and lends idle transaction
     /// sessions to waiting leases, then opens sessions: for reads while reads are waiting or in

@@ -3,8 +3,6 @@ import CLibPQ
 /// A statement's rows, copied into Swift storage as soon as libpq hands them over and the
 /// `PGresult` cleared right there, so no C memory outlives the call and results can cross threads.
 public struct PGResult: Sendable {
-    /// Column names, for diagnostics; code reads columns by position.
-    public let columns: [String]
     /// Every row, already copied out of libpq.
     public let rows: [PGRow]
     /// Rows touched by INSERT/UPDATE/DELETE (libpq `PQcmdTuples`), 0 for other commands.
@@ -12,7 +10,6 @@ public struct PGResult: Sendable {
 
     /// An empty result, for a query string that held no statement.
     init() {
-        columns = []
         rows = []
         affectedRows = 0
     }
@@ -22,11 +19,6 @@ public struct PGResult: Sendable {
         defer { PQclear(result) }
         let columnCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
-        var columns: [String] = []
-        columns.reserveCapacity(columnCount)
-        for c in 0..<columnCount {
-            columns.append(PQfname(result, Int32(c)).map { String(cString: $0) } ?? "")
-        }
         var rows: [PGRow] = []
         rows.reserveCapacity(rowCount)
         for r in 0..<rowCount {
@@ -48,7 +40,6 @@ public struct PGResult: Sendable {
             }
             rows.append(PGRow(values: values))
         }
-        self.columns = columns
         self.rows = rows
         self.affectedRows = PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
     }

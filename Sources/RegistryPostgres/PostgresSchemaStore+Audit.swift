@@ -2,13 +2,9 @@ import Registry
 
 /// Reading the audit trail (writes go through `AuditLog` inside each change's transaction).
 extension PostgresSchemaStore {
-    public func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
-        try await pool.value(of: Self.auditRead(query))
-    }
-
     /// The events matching `query`, in its order; newest first is read per application only
     /// (along its index), so a query without one is refused before anything is sent.
-    static func auditRead(_ query: AuditQuery) throws(RegistryError) -> StoreStatement<[AuditEvent]> {
+    public func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
         let filters: [(any PGParameter)?] = [
             query.attributesType, query.action?.rawValue, query.since, query.until, query.cursor, Int64(max(0, query.limit)),
         ]
@@ -16,18 +12,18 @@ extension PostgresSchemaStore {
         switch query.order {
         case .newestFirst:
             guard let applicationID = query.applicationID else {
-                throw .internal("newest-first audit reads are per application")
+                throw RegistryError.internal("newest-first audit reads are per application")
             }
             let budgets: [(any PGParameter)?] = [
                 Int64(AuditQuery.maxEventDetailsBytes), Int64(query.pageBytes.map { max(0, $0) } ?? Int(Int64.max)),
             ]
-            (statement, parameters) = (auditOfApplication, [applicationID] + filters + budgets)
+            (statement, parameters) = (Self.auditOfApplication, [applicationID] + filters + budgets)
         case .oldestFirst:
-            (statement, parameters) = (auditOldestFirst, [query.accountID] + filters)
+            (statement, parameters) = (Self.auditOldestFirst, [query.accountID] + filters)
         }
-        return StoreStatement(statement: statement, parameters: parameters) { result in
+        return try await pool.value(of: StoreStatement(statement: statement, parameters: parameters) { result in
             try result.rows.map { try AuditEvent(row: $0) }
-        }
+        })
     }
 
     // Both read the columns `AuditEvent(row:)` reads; $2 type, $3 action, $4/$5 time range (Unix

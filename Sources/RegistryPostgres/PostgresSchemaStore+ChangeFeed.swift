@@ -14,8 +14,12 @@ extension PostgresSchemaStore {
         try await pool.value(of: Self.changesRead(application: application, after: cursor, limit: limit))
     }
 
+    /// The horizon now, as the cursor before every event not yet final.
     public func currentChangeCursor() async throws -> ChangeCursor {
-        try await pool.value(of: Self.horizonRead())
+        try await pool.value(of: StoreStatement(statement: Self.changeHorizon, parameters: []) { result in
+            guard let text = try result.rows.first?.string(0), let xid = UInt64(text) else { throw RegistryError.internal() }
+            return ChangeCursor(xid: xid, id: 0)
+        })
     }
 
     /// One more row than `limit` is read, to tell a full page; rows at or past the horizon only
@@ -43,14 +47,6 @@ extension PostgresSchemaStore {
             let full = events.count > limit
             if full { events.removeLast(events.count - limit) }
             return ChangePage(events: events, more: full, pending: pending)
-        }
-    }
-
-    /// The horizon now, as the cursor before every event not yet final.
-    static func horizonRead() -> StoreStatement<ChangeCursor> {
-        StoreStatement(statement: changeHorizon, parameters: []) { result in
-            guard let text = try result.rows.first?.string(0), let xid = UInt64(text) else { throw RegistryError.internal() }
-            return ChangeCursor(xid: xid, id: 0)
         }
     }
 

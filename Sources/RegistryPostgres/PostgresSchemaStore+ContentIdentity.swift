@@ -3,26 +3,19 @@ import Registry
 /// Lookup by content and publish-if-changed. Content identity is `CanonicalJSON.contentHash`,
 /// stored as `content_sha256` (migration 0007) and indexed per type among live versions.
 extension PostgresSchemaStore {
+    /// The newest live version of the type whose `content_sha256` is `contentHash` and that is
+    /// not disabled, if any.
     public func newestIdentical(application: Application, attributesType: String, contentHash: [UInt8]) async throws
         -> SchemaVersion?
     {
-        try await pool.value(of: Self.newestIdenticalRead(application: application, attributesType: attributesType, contentHash: contentHash))
-    }
-
-    /// The newest live version of the type whose `content_sha256` is `contentHash` and that is
-    /// not disabled, if any.
-    static func newestIdenticalRead(application: Application, attributesType: String, contentHash: [UInt8])
-        -> StoreStatement<SchemaVersion?>
-    {
-        StoreStatement(statement: newestWithContent, parameters: [application.id, attributesType, PGBytea(contentHash)]) { result in
+        let parameters: [(any PGParameter)?] = [application.id, attributesType, PGBytea(contentHash)]
+        return try await pool.value(of: StoreStatement(statement: Self.newestWithContent, parameters: parameters) { result in
             try result.rows.first.map { row in
-                let found = try version(row, application: application, attributesType: attributesType, metadataFrom: 3 + VersionState.columnCount)
-                return SchemaVersion(
-                    applicationCode: found.applicationCode, attributesType: found.attributesType, version: found.version,
-                    jsonSchema: found.jsonSchema, created: found.created, state: try VersionState(row: row, from: 3),
-                    metadata: found.metadata, warnings: found.warnings)
+                try Self.version(
+                    row, application: application, attributesType: attributesType, state: try VersionState(row: row, from: 3),
+                    metadataFrom: 3 + VersionState.columnCount)
             }
-        }
+        })
     }
 
     /// Takes the type's review lock and then its counter row, and only then reads the newest
@@ -42,13 +35,13 @@ extension PostgresSchemaStore {
     }
 
     /// Version, text and creation time, and the three metadata columns from `metadataFrom`.
-    private static func version(_ row: PGRow, application: Application, attributesType: String, metadataFrom column: Int) throws
-        -> SchemaVersion
-    {
+    private static func version(
+        _ row: PGRow, application: Application, attributesType: String, state: VersionState = .active, metadataFrom column: Int
+    ) throws -> SchemaVersion {
         let (metadata, warnings) = try versionMetadata(row, from: column)
         return SchemaVersion(
             applicationCode: application.code, attributesType: attributesType, version: try row.int32(0),
-            jsonSchema: try row.string(1), created: try row.string(2), metadata: metadata, warnings: warnings)
+            jsonSchema: try row.string(1), created: try row.string(2), state: state, metadata: metadata, warnings: warnings)
     }
 
     static let newestWithContent = PGStatement(file: "store_newest_with_content")

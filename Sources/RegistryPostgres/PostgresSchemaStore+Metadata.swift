@@ -4,33 +4,17 @@ import Registry
 /// notes; the warnings and field paths its publish stored. Each change is one statement with its
 /// `metadata_change` audit event; the feed event comes from a trigger in the same transaction.
 extension PostgresSchemaStore {
-    public func typeMetadata(application: Application, attributesType: String) async throws -> TypeMetadata? {
-        try await pool.value(of: Self.typeMetadataRead(application: application, attributesType: attributesType))
-    }
-
-    public func setTypeMetadata(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor)
-        async throws -> TypeMetadata?
-    {
-        try await pool.value(of: Self.typeMetadataWrite(application: application, attributesType: attributesType, to: metadata, by: actor))
-    }
-
-    public func setVersionMetadata(
-        application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor
-    ) async throws -> SchemaVersion? {
-        try await pool.value(of: Self.versionMetadataWrite(application: application, attributesType: attributesType, version: version, to: metadata, by: actor))
-    }
-
     /// A live type's metadata (empty when never set); nil when the type has no live version.
-    static func typeMetadataRead(application: Application, attributesType: String) -> StoreStatement<TypeMetadata?> {
-        StoreStatement(statement: readTypeMetadata, parameters: [application.id, attributesType]) { result in
-            try result.rows.first.map { try typeMetadata($0, from: 0) }
-        }
+    public func typeMetadata(application: Application, attributesType: String) async throws -> TypeMetadata? {
+        try await pool.value(of: StoreStatement(statement: Self.readTypeMetadata, parameters: [application.id, attributesType]) {
+            try $0.rows.first.map { try Self.typeMetadata($0, from: 0) }
+        })
     }
 
     /// Replaces the metadata with its audit event (the new metadata in its details); nil (and no
     /// event) when the type has no live version.
-    static func typeMetadataWrite(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor)
-        -> StoreStatement<TypeMetadata?>
+    public func setTypeMetadata(application: Application, attributesType: String, to metadata: TypeMetadata, by actor: AuditActor)
+        async throws -> TypeMetadata?
     {
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .metadataChange, applicationID: application.id,
@@ -39,25 +23,27 @@ extension PostgresSchemaStore {
             application.id, attributesType, metadata.description, metadata.owner, JSONWriter.string(.object(metadata.labels)),
             JSONWriter.string(metadata.linksJSON),
         ]
-        return StoreStatement(statement: writeTypeMetadata, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
-            result in try result.rows.first.map { try typeMetadata($0, from: 0) }
-        }
+        return try await pool.value(
+            of: StoreStatement(statement: Self.writeTypeMetadata, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
+                try $0.rows.first.map { try Self.typeMetadata($0, from: 0) }
+            })
     }
 
     /// Replaces a live version's labels and release notes with its audit event; the version as
     /// now stored, or nil (and no event) when it is unknown or deleted.
-    static func versionMetadataWrite(
+    public func setVersionMetadata(
         application: Application, attributesType: String, version: Int32, to metadata: VersionMetadata, by actor: AuditActor
-    ) -> StoreStatement<SchemaVersion?> {
+    ) async throws -> SchemaVersion? {
         var details: JSONObject = ["labels": .object(metadata.labels)]
         if !metadata.releaseNotes.isEmpty { details["release_notes"] = .string(metadata.releaseNotes) }
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .metadataChange, applicationID: application.id,
             attributesType: attributesType, version: version, details: details)
-        let parameters: [(any PGParameter)?] = [application.id, attributesType, version] + metadataParameters(metadata)
-        return StoreStatement(statement: writeVersionMetadata, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
-            result in try result.rows.first.map { try storedVersion($0, application: application, attributesType: attributesType, version: version) }
-        }
+        let parameters: [(any PGParameter)?] = [application.id, attributesType, version] + Self.metadataParameters(metadata)
+        return try await pool.value(
+            of: StoreStatement(statement: Self.writeVersionMetadata, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
+                try $0.rows.first.map { try Self.storedVersion($0, application: application, attributesType: attributesType, version: version) }
+            })
     }
 
     /// A row of `store_get_version` (or a statement with its columns) as the version it reads.
@@ -73,13 +59,6 @@ extension PostgresSchemaStore {
     /// them take them.
     static func metadataParameters(_ metadata: VersionMetadata) -> [(any PGParameter)?] {
         [JSONWriter.string(.object(metadata.labels)), metadata.releaseNotes]
-    }
-
-    /// The parameters of `meta_version_describe`.
-    static func descriptionParameters(applicationID: Int64, _ attributesType: String, _ version: Int32, fieldPaths: [String])
-        -> [(any PGParameter)?]
-    {
-        [applicationID, attributesType, version, fieldPathsParameter(fieldPaths)]
     }
 
     /// Field paths as the statements that write them take them: a JSON array of strings.

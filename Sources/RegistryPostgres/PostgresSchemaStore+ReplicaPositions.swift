@@ -1,7 +1,7 @@
 import Registry
 
 /// Where each replica's change follower is (table `replica_feed_positions`, migration 0020):
-/// the follower writes its row (`positionWrite`) after each read of the feed it has applied,
+/// the follower writes its row (`ChangeFollower.writePosition`) after each read of the feed it has applied,
 /// and a change's answer reads every row against the database's position just after its
 /// commit (`replicaPositions`), to wait until the live replicas have applied it.
 extension PostgresSchemaStore {
@@ -33,16 +33,6 @@ extension PostgresSchemaStore {
         }
     }
 
-    /// The follower's heartbeat and position, after it applied the read at `position`.
-    static func positionWrite(replica: ReplicaIdentity, position: FeedPosition) -> StoreStatement<Void> {
-        StoreStatement(statement: positionUpsert, parameters: [replica.id, replica.host, position.snapshot], retry: .write) { _ in }
-    }
-
-    /// A replica stopping is waited for no more.
-    static func positionRemoval(replica: ReplicaIdentity) -> StoreStatement<Void> {
-        StoreStatement(statement: positionDelete, parameters: [replica.id], retry: .write) { _ in }
-    }
-
     static let positionsAgainstTarget = PGStatement(file: "replica_propagation")
     static let positionUpsert = PGStatement(file: "replica_position_upsert")
     static let positionDelete = PGStatement(file: "replica_position_delete")
@@ -54,9 +44,4 @@ extension PostgresSchemaStore {
 public struct ReplicaIdentity: Sendable, Equatable {
     public let id: String
     public let host: String
-
-    public init(id: String, host: String) {
-        self.id = id
-        self.host = host
-    }
 }

@@ -90,8 +90,9 @@ public struct FieldPathBackfill: Sendable {
             } catch {
                 paths = []
             }
-            let parameters = PostgresSchemaStore.descriptionParameters(
-                applicationID: applicationID, attributesType, version, fieldPaths: paths)
+            let parameters: [(any PGParameter)?] = [
+                applicationID, attributesType, version, PostgresSchemaStore.fieldPathsParameter(paths),
+            ]
             _ = try pool.run(StoreStatement(statement: PostgresSchemaStore.describeVersion, parameters: parameters, retry: .write) { _ in () })
         }
         return rows.count

@@ -4,35 +4,12 @@ import Registry
 /// event, so the change and its event commit together; the triggers of migration 0014 add the
 /// feed event in the same statement, whichever path made the change.
 extension PostgresSchemaStore {
-    public func changeState(
-        application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor
-    ) async throws -> SchemaVersion? {
-        try await pool.value(of: Self.stateChange(application: application, attributesType: attributesType, version: version, to: change, by: actor))
-    }
-
-    public func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
-        try await pool.value(of: Self.pinning(application: application, attributesType: attributesType, version: version, by: actor))
-    }
-
-    public func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) async throws -> Int32? {
-        try await pool.value(of: Self.unpinning(application: application, attributesType: attributesType, by: actor))
-    }
-
-    public func latestCandidates(application: Application, attributesType: String) async throws -> LatestCandidates {
-        try await pool.value(of: Self.latestCandidatesRead(application: application, attributesType: attributesType))
-    }
-
-    /// Who a state or pin names as having made it: the token's name (or `token <id>`), else `cli`.
-    static func actorName(_ actor: AuditActor) -> String {
-        actor.createdBy ?? actor.kind.rawValue
-    }
-
     /// Moves a live version to the state `change` names, clearing the other state's details,
     /// with its `state_change` audit event; nil (and no event) when the version is unknown or
     /// deleted. Returns the version as it now is.
-    static func stateChange(
+    public func changeState(
         application: Application, attributesType: String, version: Int32, to change: StateChange, by actor: AuditActor
-    ) -> StoreStatement<SchemaVersion?> {
+    ) async throws -> SchemaVersion? {
         let text: String?
         let sunset: String?
         var details: JSONObject = ["state": .string(change.stateName)]
@@ -50,40 +27,46 @@ extension PostgresSchemaStore {
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .stateChange, applicationID: application.id,
             attributesType: attributesType, version: version, details: details)
-        let parameters: [(any PGParameter)?] = [application.id, attributesType, version, change.stateName, text, sunset, actorName(actor)]
-        return StoreStatement(
-            statement: changeStateStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true
-        ) { result in
-            try result.rows.first.map { row in try storedVersion(row, application: application, attributesType: attributesType, version: version) }
-        }
+        let parameters: [(any PGParameter)?] = [application.id, attributesType, version, change.stateName, text, sunset, Self.actorName(actor)]
+        return try await pool.value(
+            of: StoreStatement(statement: Self.changeStateStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
+                try $0.rows.first.map { try Self.storedVersion($0, application: application, attributesType: attributesType, version: version) }
+            })
     }
 
     /// Pins the type's `latest` to a live version that is not disabled, with its `latest_pin`
     /// audit event; false (and no event) when there is no such version.
-    static func pinning(application: Application, attributesType: String, version: Int32, by actor: AuditActor)
-        -> StoreStatement<Bool>
-    {
+    public func pinLatest(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .latestPin, applicationID: application.id,
             attributesType: attributesType, version: version, details: ["pinned": .bool(true)])
-        let parameters: [(any PGParameter)?] = [application.id, attributesType, version, actorName(actor)]
-        return StoreStatement(statement: pinLatestStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
-            result in !result.rows.isEmpty
-        }
+        let parameters: [(any PGParameter)?] = [application.id, attributesType, version, Self.actorName(actor)]
+        return try await pool.value(
+            of: StoreStatement(statement: Self.pinLatestStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
+                !$0.rows.isEmpty
+            })
     }
 
     /// Removes the type's pin with its `latest_pin` audit event; the version it named, or nil
     /// (and no event) when there was none.
-    static func unpinning(application: Application, attributesType: String, by actor: AuditActor) -> StoreStatement<Int32?> {
+    public func unpinLatest(application: Application, attributesType: String, by actor: AuditActor) async throws -> Int32? {
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .latestPin, applicationID: application.id,
             attributesType: attributesType, details: ["pinned": .bool(false)])
         let parameters: [(any PGParameter)?] = [application.id, attributesType]
-        return StoreStatement(
-            statement: unpinLatestStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true
-        ) { result in
-            try result.rows.first.map { row throws(PGError) in try row.int32(0) }
-        }
+        return try await pool.value(
+            of: StoreStatement(statement: Self.unpinLatestStatement, parameters: parameters + event.parameters, retry: .write, feedsChanges: true) {
+                try $0.rows.first.map { row throws(PGError) in try row.int32(0) }
+            })
+    }
+
+    public func latestCandidates(application: Application, attributesType: String) async throws -> LatestCandidates {
+        try await pool.value(of: Self.latestCandidatesRead(application: application, attributesType: attributesType))
+    }
+
+    /// Who a state or pin names as having made it: the token's name (or `token <id>`), else `cli`.
+    static func actorName(_ actor: AuditActor) -> String {
+        actor.createdBy ?? actor.kind.rawValue
     }
 
     /// What `latest` chooses from, in one snapshot: the pin when it names a live version that is

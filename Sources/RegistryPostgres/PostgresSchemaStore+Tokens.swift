@@ -2,15 +2,11 @@ import Registry
 
 /// Token lookup: what a presented token may do.
 extension PostgresSchemaStore {
-    public func token(forTokenHash hash: [UInt8]) async throws -> TokenGrant? {
-        try await pool.value(of: Self.tokenRead(hash: hash))
-    }
-
     /// What the token with this hash may do, nil when it is unknown, revoked or expired.
-    static func tokenRead(hash: [UInt8]) -> StoreStatement<TokenGrant?> {
-        StoreStatement(statement: tokenGrant, parameters: [PGBytea(hash)], onStandby: tokenGrantOnStandby) { result in
-            try result.rows.first.map { try TokenGrant(row: $0) }
-        }
+    public func token(forTokenHash hash: [UInt8]) async throws -> TokenGrant? {
+        try await pool.value(of: StoreStatement(statement: Self.tokenGrant, parameters: [PGBytea(hash)], onStandby: Self.tokenGrantOnStandby) {
+            try $0.rows.first.map { try TokenGrant(row: $0) }
+        })
     }
 
     /// The live, unexpired token with hash $1 and the codes of the applications it is limited

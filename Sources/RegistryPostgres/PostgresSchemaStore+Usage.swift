@@ -9,14 +9,6 @@ extension PostgresSchemaStore {
     /// reads added and the later last read.
     public func addReads(_ counts: [(key: UsageKey, tally: UsageTally)]) async throws {
         guard !counts.isEmpty else { return }
-        try await pool.value(of: Self.addReadsWrite(counts))
-    }
-
-    public func usage(application: Application, attributesType: String, version: Int32?, days: Int?) async throws -> UsageReport {
-        try await pool.value(of: Self.usageRead(application: application, attributesType: attributesType, version: version, days: days))
-    }
-
-    static func addReadsWrite(_ counts: [(key: UsageKey, tally: UsageTally)]) -> StoreStatement<Void> {
         let rows: [JSONValue] = counts.sorted { UsageKey.flushOrder($0.key, $1.key) }.map { key, tally in
             [
                 "a": .number(String(key.applicationID)), "t": .string(key.attributesType.text), "v": .number(String(key.version)),
@@ -24,27 +16,20 @@ extension PostgresSchemaStore {
                 "l": .number(String(tally.lastRead)),
             ]
         }
-        let parameters: [(any PGParameter)?] = [JSONWriter.string(.array(rows))]
-        return StoreStatement(statement: addReadsStatement, parameters: parameters, retry: .write) { _ in () }
+        try await pool.value(
+            of: StoreStatement(statement: Self.addReadsStatement, parameters: [JSONWriter.string(.array(rows))], retry: .write) { _ in () })
     }
 
-    static func usageRead(application: Application, attributesType: String, version: Int32?, days: Int?) -> StoreStatement<UsageReport> {
+    public func usage(application: Application, attributesType: String, version: Int32?, days: Int?) async throws -> UsageReport {
         let parameters: [(any PGParameter)?] = [
             application.id, attributesType, version, days, Int64(UsageReport.maxReaders), Int64(UsageReport.maxVersionsPerReader),
         ]
-        return StoreStatement(statement: usageReport, parameters: parameters) { result in try report(result.rows) }
+        return try await pool.value(of: StoreStatement(statement: Self.usageReport, parameters: parameters) { try Self.report($0.rows) })
     }
 
     /// Each batch its own short statement, like the audit trail's pruning.
     public func pruneUsage(olderThanDays days: Int, batchSize: Int = 1000) throws -> Int {
-        var total = 0
-        while true {
-            let deleted = try pool.perform(.write) { connection in
-                try connection.execute(Self.usagePruneBatch, [Int64(days), Int64(batchSize)]).affectedRows
-            }
-            total += deleted
-            if deleted < batchSize { return total }
-        }
+        try pool.deleteInBatches(Self.usagePruneBatch, olderThanDays: days, batchSize: batchSize)
     }
 
     /// The rows of `usage_report`: kind, token id (or the total's reader count), text (token

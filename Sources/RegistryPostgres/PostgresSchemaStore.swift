@@ -27,15 +27,11 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    public func applications(accountID: Int64) async throws -> [Application] {
-        try await pool.value(of: Self.applicationsRead(accountID: accountID))
-    }
-
     /// The applications of an account, ordered by code.
-    static func applicationsRead(accountID: Int64) -> StoreStatement<[Application]> {
-        StoreStatement(statement: applicationsOfAccount, parameters: [accountID]) { result in
-            try result.rows.map { try Application(row: $0) }
-        }
+    public func applications(accountID: Int64) async throws -> [Application] {
+        try await pool.value(of: StoreStatement(statement: Self.applicationsOfAccount, parameters: [accountID]) {
+            try $0.rows.map { try Application(row: $0) }
+        })
     }
 
     /// The statement and parameters for a next-free or explicit publish: the publisher
@@ -138,22 +134,17 @@ public struct PostgresSchemaStore: SchemaStore {
         }
     }
 
-    public func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
-        try await pool.value(of: Self.deletion(application: application, attributesType: attributesType, version: version, by: actor))
-    }
-
     /// Deletes the version and records its `delete` event in one statement; no row (and no
     /// event) when it was unknown or already deleted.
-    static func deletion(application: Application, attributesType: String, version: Int32, by actor: AuditActor)
-        -> StoreStatement<Bool>
-    {
+    public func delete(application: Application, attributesType: String, version: Int32, by actor: AuditActor) async throws -> Bool {
         let event = AuditRecord(
             accountID: application.accountID, actor: actor, action: .delete, applicationID: application.id,
             attributesType: attributesType, version: version)
-        return StoreStatement(
-            statement: deleteVersion, parameters: [application.id, attributesType, version] + event.parameters, retry: .write,
-            feedsChanges: true
-        ) { result in !result.rows.isEmpty }
+        return try await pool.value(
+            of: StoreStatement(
+                statement: Self.deleteVersion, parameters: [application.id, attributesType, version] + event.parameters, retry: .write,
+                feedsChanges: true
+            ) { !$0.rows.isEmpty })
     }
 
     // MARK: - SQL

@@ -64,22 +64,18 @@ final class LeasedSession: TransactionSession, @unchecked Sendable {
         unsent.append((statement, parameters))
     }
 
-    func execute(_ statement: PGStatement, _ parameters: [(any PGParameter)?]) async throws -> PGResult {
-        try await send(statement, parameters)
-    }
-
-    func commit() async throws { _ = try await send(ConnectionPool.commit, []) }
+    func commit() async throws { _ = try await execute(ConnectionPool.commit, []) }
 
     func rollback() async {
         unsent = []
         // Nothing reached the server: there is no transaction to end.
         guard sentAny else { return }
-        _ = try? await send(ConnectionPool.rollback, [])
+        _ = try? await execute(ConnectionPool.rollback, [])
     }
 
     /// Sends what is unsent and then `statement`, one sync after the last; returns its rows, or
     /// the batch's first failure (the statements after it fail as skipped).
-    private func send(_ statement: PGStatement, _ parameters: [(any PGParameter)?]) async throws -> PGResult {
+    func execute(_ statement: PGStatement, _ parameters: [(any PGParameter)?]) async throws -> PGResult {
         var batch = unsent
         unsent = []
         batch.append((statement, parameters))

@@ -54,14 +54,9 @@ public final class StandbyReads: Sendable {
     private let failedUntil = Mutex<ContinuousClock.Instant?>(nil)
     static let retryAfterFailure = Duration.seconds(2)
 
-    public convenience init(maxLag: Duration) {
-        self.init(maxLag: maxLag, applications: RequiredPositions.defaultCapacity)
-    }
-
-    /// `applications`: how many applications keep a required position of their own.
-    init(maxLag: Duration, applications: Int) {
+    public init(maxLag: Duration) {
         self.maxLag = maxLag
-        self.positions = Mutex(RequiredPositions(capacity: applications))
+        self.positions = Mutex(RequiredPositions())
     }
 
     /// The follower read the feed on the primary, in a statement that started after `commits`
@@ -178,13 +173,9 @@ struct ReplayPosition: Sendable, Equatable {
     let lag: Duration
 
     static let probe = PGStatement(file: "standby_replay_position")
+}
 
-    init(inRecovery: Bool, replayLSN: UInt64?, lag: Duration) {
-        self.inRecovery = inRecovery
-        self.replayLSN = replayLSN
-        self.lag = lag
-    }
-
+extension ReplayPosition {
     init(_ result: PGResult) throws(PGError) {
         guard let row = result.rows.first else { throw PGError(kind: .unexpectedResult, debugDetail: "no row") }
         self.init(

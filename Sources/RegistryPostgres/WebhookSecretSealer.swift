@@ -30,8 +30,6 @@ public struct WebhookSecretSealer: Sendable {
         self.init(pool: pool, keyring: WebhookSecretKeyring(current: key))
     }
 
-    public var key: WebhookSecretKey { keyring.current }
-
     public struct Outcome: Sendable, Equatable {
         /// Subscriptions with a secret stored as issued that this pass sealed.
         public var sealed = 0
