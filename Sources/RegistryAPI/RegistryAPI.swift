@@ -8,13 +8,11 @@ import Registry
 /// else, then the token (401), then each handler's own order, in which the token's scope and
 /// applications are checked with the application (403 after 404).
 public final class RegistryAPI: Sendable {
-    private let store: Storage
     private let router: Router
     private let clock: @Sendable () -> Double
     private let requestLog: RequestLog
     /// Internal for tests of what a committed change forgets.
     let caches: Caches
-    private let reviews: Reviews
     /// What every request's call refers to.
     private let shared: Call.Shared
     public let metrics: Metrics
@@ -46,15 +44,14 @@ public final class RegistryAPI: Sendable {
     ) {
         self.waitingRoom = waitingRoom
         caches = Caches(caching, clock: clock)
-        reviews = Reviews(reviewing)
-        self.store = Storage(store: store, metrics: metrics, caches: caches)
-        self.usage = UsageLedger(counter: UsageCounter(capacity: usage.maxEntries), store: self.store)
+        let storage = Storage(store: store, metrics: metrics, caches: caches)
+        self.usage = UsageLedger(counter: UsageCounter(capacity: usage.maxEntries), store: storage)
         self.clock = clock
         self.metrics = metrics
         self.requestLog = RequestLog(logger: logger, metrics: metrics)
         self.router = Router(routes: routes)
         shared = Call.Shared(
-            store: self.store, clock: clock, metrics: metrics, caches: caches, reviews: reviews,
+            store: storage, clock: clock, metrics: metrics, caches: caches, reviews: Reviews(reviewing),
             longPages: HeavyWorkGate(
                 permits: PlacementLimits.concurrentLongPages, maxWaiting: PlacementLimits.waitingLongPages,
                 refusal: SchemaHandlers.pagesBusy),
@@ -138,7 +135,7 @@ public final class RegistryAPI: Sendable {
     }
 
     /// Requests queued for a heavy-work permit, for metrics.
-    public var heavyRequestsWaiting: Int { reviews.gate.waiting }
+    public var heavyRequestsWaiting: Int { shared.reviews.gate.waiting }
 
     /// Response-cache figures for metrics.
     public var cacheStatistics: (bytes: Int, entries: Int, hits: Int, misses: Int) { caches.responses.statistics }
@@ -183,11 +180,11 @@ public final class RegistryAPI: Sendable {
     private func caller(_ request: HTTPRequest, _ route: Route) async throws(RegistryError) -> TokenGrant? {
         guard route.requiresToken else { return nil }
         let hash = try Authorization.tokenHash(from: request.header("authorization"))
-        switch store.cachedToken(forTokenHash: hash, now: clock()) {
+        switch shared.store.cachedToken(forTokenHash: hash, now: clock()) {
         case .granted(let grant): return grant
         case .refused: throw Self.invalidToken
         case .unknown:
-            guard let grant = try await store.loadToken(forTokenHash: hash, now: clock, for: request) else { throw Self.invalidToken }
+            guard let grant = try await shared.store.loadToken(forTokenHash: hash, now: clock, for: request) else { throw Self.invalidToken }
             return grant
         }
     }

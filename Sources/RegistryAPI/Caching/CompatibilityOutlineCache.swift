@@ -46,10 +46,7 @@ final class CompatibilityOutlineCache: Sendable {
 
     private func cached(_ contentHash: [UInt8], make: () -> CompatibilityOutline?) -> CompatibilityOutline? {
         let key = DigestKey(bytes: contentHash)
-        if let outline = outlines.value(for: key) { return outline }
-        guard let outline = make() else { return nil }
-        outlines.insert(outline, for: key, cost: Self.cost(of: outline, for: key))
-        return outline
+        return outlines.value(for: key, cost: { Self.cost(of: $0, for: key) }, orMake: make)
     }
 
     /// Bytes held and entries, for tests and metrics.

@@ -154,15 +154,10 @@ public final class ResponseCache: Sendable {
     }
 
     public var statistics: (bytes: Int, entries: Int, hits: Int, misses: Int) {
-        var total = (bytes: 0, entries: 0, hits: 0, misses: 0)
-        for shard in shards {
+        shards.reduce(into: (bytes: 0, entries: 0, hits: 0, misses: 0)) { total, shard in
             let figures = shard.statistics
-            total.bytes += figures.bytes
-            total.entries += figures.entries
-            total.hits += figures.hits
-            total.misses += figures.misses
+            total = (total.bytes + figures.bytes, total.entries + figures.entries, total.hits + figures.hits, total.misses + figures.misses)
         }
-        return total
     }
 
     private func shard(_ applicationID: Int64, _ attributesType: ExactName, _ version: Int32) -> ByteBoundedCache<Key, Entry> {

@@ -44,10 +44,9 @@ final class SchemaDocumentCache: Sendable {
     /// longer compiles is (stored versions stay readable), and `validated` refuses it.
     func document(_ text: String, contentHash: [UInt8]) throws(RegistryError) -> SchemaDocument {
         let key = DigestKey(bytes: contentHash)
-        if let document = documents.value(for: key) { return document }
-        let document = try SchemaRules.readStored(text)
-        documents.insert(document, for: key, cost: Self.cost(of: document, for: key))
-        return document
+        return try documents.value(for: key, cost: { Self.cost(of: $0, for: key) }) { () throws(RegistryError) in
+            try SchemaRules.readStored(text)
+        }!
     }
 
     /// Bytes held and entries, for tests and metrics.

@@ -20,9 +20,7 @@ enum AuditHandlers {
         let since = try call.query.string(.since).map { text throws(RegistryError) in try RFC3339Time.unixSeconds(text, field: "since") }
         let until = try call.query.string(.until).map { text throws(RegistryError) in try RFC3339Time.unixSeconds(text, field: "until") }
         let pageSize = try SchemaHandlers.pageSize(call.query.string(.pageSize)) ?? defaultPageSize
-        let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
-            token.isEmpty ? nil : try AuditPageToken.decode(token)
-        }
+        let cursor = try call.query.pageToken(AuditPageToken.decode)
         let application = try await call.application(code: code)
         let query = AuditQuery(
             order: .newestFirst, applicationID: application.id, attributesType: attributesType, action: action, since: since,

@@ -10,13 +10,12 @@ enum DiffHandlers {
     /// Reads both versions on the loop, one after the other (the newer first, so its 404
     /// comes first), and compares them there unless a text is large.
     static func diff(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
+        let (code, attributesType, version) = try call.versionPath()
         let application = try await call.application(code: code)
         let requested = try call.query.string(against).flatMap { text throws(RegistryError) -> Int32? in
             text.isEmpty ? nil : try VersionNumber.parse(text, field: "against")
         }
-        let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: version) }
-        let newer = try SchemaHandlers.found(read, attributesType, version, for: call)
+        let newer = try await SchemaHandlers.live(call, application, attributesType, version)
         let earlier = try await earlier(call, application, attributesType, before: version, requested: requested)
         return VersionNotice.noting(newer, in: try await compared(call, newer, with: earlier, application: application))
     }
@@ -26,10 +25,7 @@ enum DiffHandlers {
     private static func earlier(
         _ call: Call, _ application: Application, _ attributesType: String, before version: Int32, requested: Int32?
     ) async throws(RegistryError) -> SchemaVersion {
-        if let requested {
-            let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: requested) }
-            return try SchemaHandlers.found(read, attributesType, requested, for: call)
-        }
+        if let requested { return try await SchemaHandlers.live(call, application, attributesType, requested) }
         // The list order is version descending within a type: the first live version after
         // this one is the previous live version.
         let rows = try await call.read {

@@ -5,7 +5,7 @@ import Registry
 enum FormHandlers {
     /// From memory when the application and the form are cached.
     static func form(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
+        let (code, attributesType, version) = try call.versionPath()
         let application = try await call.application(code: code)
         return try await formResponse(call, application, attributesType, version)
     }
@@ -45,7 +45,7 @@ enum FormHandlers {
             let body = FormJSON.body(
                 review.document, application: application.code, attributesType: request.attributesType, version: nil,
                 annotations: annotations)
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+            return JSONResponse.make(bytes: body)
         }
     }
 }

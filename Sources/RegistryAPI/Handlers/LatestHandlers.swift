@@ -19,8 +19,7 @@ enum LatestHandlers {
 
     /// The application and type the URL names, and the type's newest live version.
     private static func newest(_ call: Call) async throws(RegistryError) -> (Application, String, Int32) {
-        let attributesType = try call.pathAttributesType()
-        let code = try call.query.requiredString(.application)
+        let (code, attributesType) = try call.typePath()
         let application = try await call.application(code: code)
         return (application, attributesType, try await newestVersion(call, application, attributesType))
     }

@@ -24,7 +24,6 @@ enum LookupHandlers {
             throw .notFound("attributesType \(JSONWriter.string(.string(request.attributesType))) has no live version with this content")
         }
         call.noteRead(application, schema.attributesType, schema.version)
-        return VersionNotice.noting(
-            schema, in: HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.getBody(schema)))
+        return VersionNotice.noting(schema, in: JSONResponse.make(bytes: SchemaJSON.getBody(schema)))
     }
 }

@@ -10,8 +10,7 @@ enum MetadataHandlers {
     static let labels = FieldName("labels")
 
     static func getType(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let attributesType = try call.pathAttributesType()
-        let code = try call.query.requiredString(.application)
+        let (code, attributesType) = try call.typePath()
         let application = try await call.application(code: code)
         let metadata = try await call.read { try await $0.typeMetadata(application: application, attributesType: attributesType) }
         return respond(try found(metadata, attributesType), application: application, attributesType: attributesType)
@@ -19,8 +18,7 @@ enum MetadataHandlers {
 
     static func setType(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let body = try call.body()
-        let attributesType = try call.pathAttributesType()
-        let code = try call.query.requiredString(.application)
+        let (code, attributesType) = try call.typePath()
         let application = try await call.application(code: code)
         // Checked once the caller may touch the application, so a refusal comes first.
         let metadata = try TypeMetadata(body.object)
@@ -32,7 +30,7 @@ enum MetadataHandlers {
 
     static func setVersion(_ call: Call) async throws(RegistryError) -> HTTPResponse {
         let body = try call.body()
-        let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
+        let (code, attributesType, version) = try call.versionPath()
         let application = try await call.application(code: code)
         let metadata = try versionMetadata(body)
         let stored = try await call.read {

@@ -57,9 +57,7 @@ enum PolicyHandlers {
             }
             return (code, nil)
         }
-        let attributesType = try call.pathAttributesType()
-        let code = try call.query.requiredString(.application)
-        return (code, attributesType)
+        return try call.typePath()
     }
 
     /// `{"policy": {"application", "attributes_type"?, "mode", "enforce",

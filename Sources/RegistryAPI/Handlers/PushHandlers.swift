@@ -29,22 +29,20 @@ enum PushHandlers {
     {
         let body = try call.body()
         let code = try body.requiredString(.application)
-        let eventName = try body.requiredString(FieldName("event"))
+        let eventName = try body.requiredString(.event)
         guard let event = LiveActivityEvent(exactly: eventName) else {
             throw .invalidArgument("event: must be \"start\", \"update\" or \"end\", not \(ClientText.quoted(eventName))")
         }
         let state = try object(body, contentState, required: true) ?? [:]
         let attributes = try object(body, FieldName("attributes"), required: false)
         let application = try await call.application(code: code)
-        let version: Int32
-        if let requested { version = requested } else { version = try await LatestHandlers.newestVersion(call, application, attributesType) }
-        let schema = try await SchemaHandlers.readVersion(call, application, attributesType, version)
+        let schema = try await newestOrRequested(call, application: application, attributesType: attributesType, version: requested)
         return try await call.compute(heavy: Reviews.isHeavy(schema.jsonSchema, body: call.request.body)) { () throws(RegistryError) in
             let result = PushValueChecker.check(
                 try call.caches.documents.document(of: schema), event: event, contentState: state, attributes: attributes)
             var answer = result.json
             if requested == nil, case .object(var fields) = answer {
-                fields["version"] = .number(String(version))
+                fields["version"] = .number(String(schema.version))
                 answer = .object(fields)
             }
             return VersionNotice.noting(schema, in: JSONResponse.make(VersionNotice.warned(answer, about: schema)))

@@ -13,9 +13,7 @@ enum SchemaHandlers {
         let attributesType = try call.query.string(.attributesType)
         if let attributesType { try AttributesTypeName.validate(attributesType) }
         let pageSize = try pageSize(call.query.string(.pageSize))
-        let cursor = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
-            token.isEmpty ? nil : try PageToken.decode(token)
-        }
+        let cursor = try call.query.pageToken(PageToken.decode)
         let includingDisabled = try includesDisabled(call.query.string(include))
         let application = try await call.application(code: code)
         guard let pageSize else {
@@ -50,13 +48,10 @@ enum SchemaHandlers {
     /// `rows` (one more than a page, when there is a next page) as a page with its token.
     private static func page(_ rows: [SchemaVersion], _ pageSize: Int) -> HTTPResponse {
         var page = rows
-        var nextToken: String?
-        if page.count > pageSize {
-            page.removeLast(page.count - pageSize)
-            nextToken = page.last.map { PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version)) }
+        let nextToken = PageToken.trim(&page, to: pageSize) {
+            PageToken.encode(ListCursor(attributesType: $0.attributesType, version: $0.version))
         }
-        return HTTPResponse(
-            status: 200, headers: [("Content-Type", "application/json")], body: SchemaJSON.listBody(page, nextPageToken: nextToken))
+        return JSONResponse.make(bytes: SchemaJSON.listBody(page, nextPageToken: nextToken))
     }
 
     /// `render` on the event loop when the rows are small enough, else on a handler thread.
@@ -70,7 +65,7 @@ enum SchemaHandlers {
 
     /// From memory when the application and the body are cached.
     static func get(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let (code, attributesType, version) = try versionPath(call)
+        let (code, attributesType, version) = try call.versionPath()
         let application = try await call.application(code: code)
         return try await schemaResponse(call, application, attributesType, version)
     }
@@ -149,7 +144,7 @@ enum SchemaHandlers {
         switch outcome {
         case .published(_, let body):
             call.metrics.recordPublished()
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+            return JSONResponse.make(bytes: body)
         case .existing(let schema):
             return JSONResponse.make(["schema": SchemaJSON.object(schema), "existing": .bool(true)])
         case .replayed(let body):
@@ -164,7 +159,7 @@ enum SchemaHandlers {
     /// Deletes with its audit event in one statement, read on the loop. The answer carries the
     /// version's usage summary, read first: who was still reading what is now gone.
     static func delete(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let (code, attributesType, version) = try versionPath(call)
+        let (code, attributesType, version) = try call.versionPath()
         let application = try await call.application(code: code)
         let usage = try await UsageHandlers.summary(call, application, attributesType, version: version)
         let deleted = try await call.read { try await $0.delete(application: application, attributesType: attributesType, version: version, by: call.actor) }
@@ -175,24 +170,23 @@ enum SchemaHandlers {
         return JSONResponse.make(["usage": usage, "propagation": propagation])
     }
 
-    /// Path parameters and `?application=`, checked in order (the application's code, the
-    /// type, the version), before the application is looked up.
-    static func versionPath(_ call: Call) throws(RegistryError) -> (code: String, attributesType: String, version: Int32) {
-        let attributesType = try call.pathAttributesType()
-        let version = try call.pathVersion()
-        let code = try call.query.requiredString(.application)
-        return (code, attributesType, version)
-    }
-
     /// One live version read on the loop for an answer about it, noted as a read of it
     /// (`Call.noteRead`); 404 when there is none or it is disabled.
     static func readVersion(_ call: Call, _ application: Application, _ attributesType: String, _ version: Int32)
         async throws(RegistryError) -> SchemaVersion
     {
-        let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: version) }
-        let schema = try found(read, attributesType, version, for: call)
+        let schema = try await live(call, application, attributesType, version)
         call.noteRead(application, attributesType, version)
         return schema
+    }
+
+    /// One version read on the loop, `afterRead` run once it is read, then checked (`found`).
+    static func live(
+        _ call: Call, _ application: Application, _ attributesType: String, _ version: Int32, afterRead: () -> Void = {}
+    ) async throws(RegistryError) -> SchemaVersion {
+        let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: version) }
+        afterRead()
+        return try found(read, attributesType, version, for: call)
     }
 
     /// The version a reader asked for: 404 when unknown or deleted, and the disabled 404

@@ -12,20 +12,13 @@ enum SearchHandlers {
         let code = try call.query.requiredString(.application)
         let parsed = try SearchQuery(parsing: call.query.string(query) ?? "")
         let pageSize = try SchemaHandlers.pageSize(call.query.string(.pageSize)) ?? defaultPageSize
-        let after = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
-            token.isEmpty ? nil : try TypePageToken.decode(token)
-        }
+        let after = try call.query.pageToken(TypePageToken.decode)
         let application = try await call.application(code: code)
         var results = try await call.read {
             try await $0.search(application: application, query: parsed, after: after, limit: pageSize + 1)
         }
-        var body: JSONObject = [:]
-        var nextToken: String?
-        if results.count > pageSize {
-            results.removeLast(results.count - pageSize)
-            nextToken = results.last.map { TypePageToken.encode($0.attributesType) }
-        }
-        body["results"] = .array(results.map(json))
+        let nextToken = PageToken.trim(&results, to: pageSize) { TypePageToken.encode($0.attributesType) }
+        var body: JSONObject = ["results": .array(results.map(json))]
         if let nextToken { body["next_page_token"] = .string(nextToken) }
         return JSONResponse.make(.object(body))
     }

@@ -42,7 +42,7 @@ enum StateHandlers {
     /// Changes the state and answers `{"schema": <the version as it now is>, "usage": <summary>}`:
     /// who still reads the version is what the person changing it needs to see.
     private static func change(_ call: Call, to change: StateChange) async throws(RegistryError) -> HTTPResponse {
-        let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
+        let (code, attributesType, version) = try call.versionPath()
         let application = try await call.application(code: code)
         let usage = try await UsageHandlers.summary(call, application, attributesType, version: version)
         let changed = try await call.read {
@@ -64,7 +64,7 @@ enum StateHandlers {
         let body = try call.body()
         guard let value = try body.value(.version), !value.isNull else { throw .invalidArgument("version: is required") }
         let version = try VersionNumber.parse(value)
-        let (code, attributesType) = try typePath(call)
+        let (code, attributesType) = try call.typePath()
         let application = try await call.application(code: code)
         let pinned = try await call.read {
             try await $0.pinLatest(application: application, attributesType: attributesType, version: version, by: call.actor)
@@ -80,7 +80,7 @@ enum StateHandlers {
 
     /// Removes the pin: `latest` follows the rule again. 404 when none was set.
     static func unpin(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let (code, attributesType) = try typePath(call)
+        let (code, attributesType) = try call.typePath()
         let application = try await call.application(code: code)
         let removed = try await call.read { try await $0.unpinLatest(application: application, attributesType: attributesType, by: call.actor) }
         guard removed != nil else { throw .notFound("attributesType \(ClientText.quoted(attributesType)) has no latest pin") }
@@ -100,11 +100,5 @@ enum StateHandlers {
         if let latest = candidates.latest { answer["latest"] = .number(String(latest)) }
         answer["propagation"] = propagation
         return JSONResponse.make(.object(answer))
-    }
-
-    /// The type and `?application=`, checked before the application is looked up.
-    private static func typePath(_ call: Call) throws(RegistryError) -> (code: String, attributesType: String) {
-        let attributesType = try call.pathAttributesType()
-        return (try call.query.requiredString(.application), attributesType)
     }
 }

@@ -19,9 +19,7 @@ enum TypeHandlers {
             return text
         }
         let pageSize = try SchemaHandlers.pageSize(call.query.string(.pageSize))
-        let after = try call.query.string(.pageToken).flatMap { token throws(RegistryError) in
-            token.isEmpty ? nil : try TypePageToken.decode(token)
-        }
+        let after = try call.query.pageToken(TypePageToken.decode)
         let application = try await call.application(code: code)
         let filter = TypeFilter(prefix: prefix, after: after)
         guard let pageSize else {
@@ -37,13 +35,8 @@ enum TypeHandlers {
     /// `rows` (one more than a page, when there is a next page) as a page with its token.
     private static func page(_ rows: [TypeSummary], _ pageSize: Int?) -> HTTPResponse {
         var rows = rows
-        var body: JSONObject = [:]
-        var nextToken: String?
-        if let pageSize, rows.count > pageSize {
-            rows.removeLast(rows.count - pageSize)
-            nextToken = rows.last.map { TypePageToken.encode($0.attributesType) }
-        }
-        body["types"] = .array(rows.map(json))
+        let nextToken = PageToken.trim(&rows, to: pageSize) { TypePageToken.encode($0.attributesType) }
+        var body: JSONObject = ["types": .array(rows.map(json))]
         if let nextToken { body["next_page_token"] = .string(nextToken) }
         return JSONResponse.make(.object(body))
     }

@@ -11,13 +11,12 @@ enum UsageHandlers {
     static let defaultDays = 30
 
     static func version(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let (code, attributesType, version) = try SchemaHandlers.versionPath(call)
+        let (code, attributesType, version) = try call.versionPath()
         return try await report(call, code: code, attributesType: attributesType, version: version)
     }
 
     static func type(_ call: Call) async throws(RegistryError) -> HTTPResponse {
-        let attributesType = try call.pathAttributesType()
-        let code = try call.query.requiredString(.application)
+        let (code, attributesType) = try call.typePath()
         return try await report(call, code: code, attributesType: attributesType, version: nil)
     }
 

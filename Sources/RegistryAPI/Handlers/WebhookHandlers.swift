@@ -127,15 +127,13 @@ enum WebhookHandlers {
             }
             size = number
         }
-        var before: Int64?
-        if let token = try call.query.string(.pageToken), !token.isEmpty {
+        let before = try call.query.pageToken { token throws(RegistryError) -> Int64 in
             guard let number = Int64(token), number > 0 else { throw .invalidArgument("page_token: not one this service issued") }
-            before = number
+            return number
         }
         let attempts = try await call.read { try await $0.webhookAttempts(application: application, id: id, before: before, limit: size + 1) }
         guard var attempts else { throw notFound(id) }
-        let more = attempts.count > size
-        if more { attempts.removeLast(attempts.count - size) }
+        let nextToken = PageToken.trim(&attempts, to: size) { String($0.id) }
         var answer: JSONObject = [
             "deliveries": .array(attempts.map { attempt in
                 [
@@ -147,7 +145,7 @@ enum WebhookHandlers {
                 ]
             })
         ]
-        if more, let last = attempts.last { answer["next_page_token"] = .string(String(last.id)) }
+        if let nextToken { answer["next_page_token"] = .string(nextToken) }
         return JSONResponse.make(.object(answer))
     }
 

@@ -9,14 +9,8 @@ public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
 
-        public var name: String {
-            switch self {
-            case .debug: "debug"
-            case .info: "info"
-            case .warning: "warning"
-            case .error: "error"
-            }
-        }
+        /// The case's name, as log lines and settings spell the level.
+        public var name: String { String(describing: self) }
 
         public init?(name: String) {
             guard let level = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }

@@ -65,5 +65,4 @@ struct FieldName: Sendable {
     static let enabled = FieldName("enabled")
     static let event = FieldName("event")
     static let graceSeconds = FieldName("graceSeconds", "grace_seconds", shown: .snake)
-    static let before = FieldName("before")
 }

@@ -22,6 +22,13 @@ enum PageToken {
         do { try AttributesTypeName.validate(attributesType) } catch { throw invalid }
         return ListCursor(attributesType: attributesType, version: version)
     }
+
+    /// Cuts `rows`, read one past a page, to `size`; the next page's token when there was more.
+    static func trim<T>(_ rows: inout [T], to size: Int?, token: (T) -> String) -> String? {
+        guard let size, rows.count > size else { return nil }
+        rows.removeLast(rows.count - size)
+        return rows.last.map(token)
+    }
 }
 
 /// Audit page tokens: base64url of `a1:<id>`, the id of the last event returned (events are

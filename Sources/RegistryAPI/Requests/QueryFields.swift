@@ -32,4 +32,10 @@ struct QueryFields: Sendable {
         }
         return value
     }
+
+    /// `pageToken` decoded by `decode`; nil when absent or empty (the first page).
+    func pageToken<T>(_ decode: (String) throws(RegistryError) -> T) throws(RegistryError) -> T? {
+        guard let token = try string(.pageToken), !token.isEmpty else { return nil }
+        return try decode(token)
+    }
 }

@@ -20,9 +20,7 @@ enum CachedResponse {
     ) async throws(RegistryError) -> HTTPResponse {
         let key = ResponseCache.Key(applicationID: application.id, attributesType: attributesType, version: version, kind: kind)
         let entry = try await call.caches.response(key) { () async throws(RegistryError) in
-            let read = try await call.read { try await $0.schema(application: application, attributesType: attributesType, version: version) }
-            call.caches.noteMiss(key)
-            let schema = try SchemaHandlers.found(read, attributesType, version, for: call)
+            let schema = try await SchemaHandlers.live(call, application, attributesType, version) { call.caches.noteMiss(key) }
             return try await call.compute(heavy: isHeavy(schema)) { () throws(RegistryError) in
                 Self.entry(call, body: try render(schema), kind: kind, of: schema)
             }

@@ -46,6 +46,11 @@ enum JSONResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body(value))
     }
 
+    /// A 200 whose JSON body is already written.
+    static func make(bytes body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+    }
+
     /// The body bytes alone (one JSON text and a newline), for responses that are cached.
     static func body(_ value: JSONValue) -> [UInt8] {
         var body = JSONWriter.bytes(value)

@@ -10,12 +10,7 @@ enum FormJSON {
     ) -> [UInt8] {
         var body = Array(#"{"form":"#.utf8)
         FormWriter.write(formOf: document, application: application, attributesType: attributesType, version: version, into: &body)
-        for member in annotations.members {
-            body.append(UInt8(ascii: ","))
-            JSONWriter.writeString(member.key, into: &body)
-            body.append(UInt8(ascii: ":"))
-            JSONWriter.write(member.value, into: &body)
-        }
+        SchemaJSON.writeMembers(annotations.members, into: &body)
         body.append(contentsOf: "}\n".utf8)
         return body
     }

@@ -73,13 +73,18 @@ enum SchemaJSON {
             out.append(contentsOf: #","created_by":"#.utf8)
             JSONWriter.writeString(createdBy, into: &out)
         }
-        for member in stateMembers(schema.state).members + described(schema).members {
+        writeMembers(stateMembers(schema.state).members + described(schema).members, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Each member as `,"key":value`, after the members an object written by hand already has.
+    static func writeMembers(_ members: [(key: String, value: JSONValue)], into out: inout [UInt8]) {
+        for member in members {
             out.append(UInt8(ascii: ","))
             JSONWriter.writeString(member.key, into: &out)
             out.append(UInt8(ascii: ":"))
             JSONWriter.write(member.value, into: &out)
         }
-        out.append(UInt8(ascii: "}"))
     }
 
     /// `{"schema":{…}}` and a newline: the body of Get.

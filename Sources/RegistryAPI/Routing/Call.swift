@@ -5,6 +5,7 @@ import Registry
 /// account (for routes that need a token), and what every request shares (`Shared`: the
 /// store, the caches, the gates). Accessors throw 400s naming the field, so handlers read in
 /// the order their checks run.
+@dynamicMemberLookup
 struct Call: Sendable {
     let request: HTTPRequest
     let rawParameters: [String: String]
@@ -17,15 +18,8 @@ struct Call: Sendable {
     let notes: CallNotes
     let shared: Shared
 
-    var store: Storage { shared.store }
-    var clock: @Sendable () -> Double { shared.clock }
-    var metrics: Metrics { shared.metrics }
-    var caches: Caches { shared.caches }
-    var reviews: Reviews { shared.reviews }
-    var longPages: HeavyWorkGate { shared.longPages }
-    var usage: UsageLedger { shared.usage }
-    var waitingRoom: WaitingRoom { shared.waitingRoom }
-    var destinations: DestinationPolicy { shared.destinations }
+    /// What every request shares, read as the call's own (`call.store`, `call.caches`).
+    subscript<T>(dynamicMember keyPath: KeyPath<Shared, T>) -> T { shared[keyPath: keyPath] }
 
     /// What every request of one API shares, made once with it: a call refers to it, so
     /// making a call copies one reference, not one per service.
@@ -96,6 +90,21 @@ struct Call: Sendable {
         try VersionNumber.parse(rawParameters["version"] ?? "")
     }
 
+    /// Path parameters and `?application=`, checked in order (the application's code, the
+    /// type, the version), before the application is looked up.
+    func versionPath() throws(RegistryError) -> (code: String, attributesType: String, version: Int32) {
+        let attributesType = try pathAttributesType()
+        let version = try pathVersion()
+        let code = try query.requiredString(.application)
+        return (code, attributesType, version)
+    }
+
+    /// The type and `?application=`, checked before the application is looked up.
+    func typePath() throws(RegistryError) -> (code: String, attributesType: String) {
+        let attributesType = try pathAttributesType()
+        return (try query.requiredString(.application), attributesType)
+    }
+
     /// The request body as a JSON object.
     func body() throws(RegistryError) -> BodyFields {
         try BodyFields(body: request.body)
@@ -106,14 +115,14 @@ struct Call: Sendable {
     /// when its scope is below what the route needs. From the lookup cache, else read on the
     /// loop.
     func application(code: String) async throws(RegistryError) -> Application {
-        if let cached = store.cachedApplication(code: code) { return try checked(cached, code: code) }
-        return try checked(try await store.loadApplication(code: code, for: request), code: code)
+        if let cached = shared.store.cachedApplication(code: code) { return try checked(cached, code: code) }
+        return try checked(try await shared.store.loadApplication(code: code, for: request), code: code)
     }
 
     /// A call of the store that the event loop drives (one statement): the request waits for
     /// it holding no thread. A stopping server refuses new ones.
     func read<T: Sendable>(_ read: (any SchemaStore) async throws -> T) async throws(RegistryError) -> T {
-        try await store.read(for: request, read)
+        try await shared.store.read(for: request, read)
     }
 
     /// `body` on a handler thread: work that blocks on the store or takes much CPU. Without a
@@ -131,14 +140,7 @@ struct Call: Sendable {
     /// between its CPU-heavy steps (a publish reviews inside its transaction), which then pass
     /// `permitHeld` to `compute`.
     func permit(heavy: Bool) async throws(RegistryError) -> HeavyWorkGate.Permit? {
-        heavy ? try await reviews.gate.permit() : nil
-    }
-
-    /// `body` on a handler thread, holding a heavy-work permit when `heavy`.
-    func work<T: Sendable>(heavy: Bool, _ body: @escaping @Sendable () throws(RegistryError) -> T) async throws(RegistryError) -> T {
-        let permit = try await permit(heavy: heavy)
-        defer { permit?.release() }
-        return try await work(body)
+        heavy ? try await shared.reviews.gate.permit() : nil
     }
 
     /// `body` right here when light (a small schema); on a handler thread when heavy, so that a
@@ -148,7 +150,9 @@ struct Call: Sendable {
         async throws(RegistryError) -> T
     {
         guard heavy else { return try body() }
-        return permitHeld ? try await work(body) : try await work(heavy: true, body)
+        let permit = try await permit(heavy: !permitHeld)
+        defer { permit?.release() }
+        return try await work(body)
     }
 
     /// Waits until the waiting room wakes `ticket`'s key or `deadline` passes, holding no

@@ -21,16 +21,7 @@ public final class UsageCounter: Sendable {
 
     /// Counts one read of `key` at `time` (Unix seconds).
     public func record(_ key: UsageKey, at time: Double) {
-        let counted = stripes.withThreadStripe { tallies -> Bool in
-            if let index = tallies.index(forKey: key) {
-                tallies.values[index].merge(UsageTally(reads: 1, lastRead: time))
-                return true
-            }
-            guard reserveEntry() else { return false }
-            tallies[key] = UsageTally(reads: 1, lastRead: time)
-            return true
-        }
-        if !counted { dropped.add(1, ordering: .relaxed) }
+        if !add(key, UsageTally(reads: 1, lastRead: time)) { dropped.add(1, ordering: .relaxed) }
     }
 
     /// Everything counted so far, each key once, leaving the counter empty.
@@ -48,16 +39,7 @@ public final class UsageCounter: Sendable {
     /// fits under the capacity; what does not fit is counted as dropped.
     public func restore(_ drained: [UsageKey: UsageTally]) {
         for (key, tally) in drained {
-            let kept = stripes.withThreadStripe { tallies -> Bool in
-                if let index = tallies.index(forKey: key) {
-                    tallies.values[index].merge(tally)
-                    return true
-                }
-                guard reserveEntry() else { return false }
-                tallies[key] = tally
-                return true
-            }
-            if !kept { dropped.add(Int(clamping: tally.reads), ordering: .relaxed) }
+            if !add(key, tally) { dropped.add(Int(clamping: tally.reads), ordering: .relaxed) }
         }
     }
 
@@ -66,6 +48,19 @@ public final class UsageCounter: Sendable {
 
     /// Reads not counted since start because the counter was full.
     public var droppedReads: Int { dropped.load(ordering: .relaxed) }
+
+    /// Merges `tally` into this thread's entry for `key`, else takes a free entry for it; false when full.
+    private func add(_ key: UsageKey, _ tally: UsageTally) -> Bool {
+        stripes.withThreadStripe { tallies -> Bool in
+            if let index = tallies.index(forKey: key) {
+                tallies.values[index].merge(tally)
+                return true
+            }
+            guard reserveEntry() else { return false }
+            tallies[key] = tally
+            return true
+        }
+    }
 
     private func reserveEntry() -> Bool {
         let (_, after) = entries.add(1, ordering: .relaxed)

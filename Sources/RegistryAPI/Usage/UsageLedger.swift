@@ -43,31 +43,25 @@ struct UsageLedger: Sendable {
     /// Adds everything counted so far to the store in one statement, after any flush in
     /// progress, and returns how many entries it wrote. When the store fails, the counts are
     /// kept for the next flush.
+    /// - Parameter call: the request about to read usage, on whose event loop the write holds
+    ///   no thread; nil for the server's own flushes.
     @discardableResult
-    func flush() async throws(RegistryError) -> Int {
+    func flush(for call: Call? = nil) async throws(RegistryError) -> Int {
         try await turn.holding { () async throws(RegistryError) in
-            try await write { counts throws(RegistryError) in try await store.value { try await $0.addReads(counts) } }
+            let drained = counter.drain()
+            guard !drained.isEmpty else { return 0 }
+            let counts = drained.map { (key: $0.key, tally: $0.value) }
+            do throws(RegistryError) {
+                if let call {
+                    try await call.read { try await $0.addReads(counts) }
+                } else {
+                    try await store.value { try await $0.addReads(counts) }
+                }
+            } catch {
+                counter.restore(drained)
+                throw error
+            }
+            return drained.count
         }
-    }
-
-    /// `flush` for a request, before it reads usage: on its event loop the write holds no thread.
-    func flush(for call: Call) async throws(RegistryError) {
-        _ = try await turn.holding { () async throws(RegistryError) in
-            try await write { counts throws(RegistryError) in try await call.read { try await $0.addReads(counts) } }
-        }
-    }
-
-    private func write(_ add: ([(key: UsageKey, tally: UsageTally)]) async throws(RegistryError) -> Void)
-        async throws(RegistryError) -> Int
-    {
-        let drained = counter.drain()
-        guard !drained.isEmpty else { return 0 }
-        do {
-            try await add(drained.map { ($0.key, $0.value) })
-        } catch {
-            counter.restore(drained)
-            throw error
-        }
-        return drained.count
     }
 }
