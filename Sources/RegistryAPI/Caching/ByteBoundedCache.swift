@@ -53,14 +53,6 @@ public final class ByteBoundedCache<Key: Hashable & Sendable, Value: Sendable>: 
         }
     }
 
-    /// The cached value, else `make`'s, kept at `cost` (a nil or a throw keeps nothing).
-    func value<E: Error>(for key: Key, cost: (Value) -> Int, orMake make: () throws(E) -> Value?) throws(E) -> Value? {
-        if let value = value(for: key) { return value }
-        guard let value = try make() else { return nil }
-        insert(value, for: key, cost: cost(value))
-        return value
-    }
-
     /// Counts one value that was not cached and had to be fetched.
     public func recordMiss() {
         state.withLock { $0.misses += 1 }

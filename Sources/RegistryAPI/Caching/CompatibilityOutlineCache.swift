@@ -46,7 +46,10 @@ final class CompatibilityOutlineCache: Sendable {
 
     private func cached(_ contentHash: [UInt8], make: () -> CompatibilityOutline?) -> CompatibilityOutline? {
         let key = DigestKey(bytes: contentHash)
-        return outlines.value(for: key, cost: { Self.cost(of: $0, for: key) }, orMake: make)
+        if let outline = outlines.value(for: key) { return outline }
+        guard let outline = make() else { return nil }
+        outlines.insert(outline, for: key, cost: Self.cost(of: outline, for: key))
+        return outline
     }
 
     /// Bytes held and entries, for tests and metrics.

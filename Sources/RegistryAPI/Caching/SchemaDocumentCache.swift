@@ -44,9 +44,10 @@ final class SchemaDocumentCache: Sendable {
     /// longer compiles is (stored versions stay readable), and `validated` refuses it.
     func document(_ text: String, contentHash: [UInt8]) throws(RegistryError) -> SchemaDocument {
         let key = DigestKey(bytes: contentHash)
-        return try documents.value(for: key, cost: { Self.cost(of: $0, for: key) }) { () throws(RegistryError) in
-            try SchemaRules.readStored(text)
-        }!
+        if let document = documents.value(for: key) { return document }
+        let document = try SchemaRules.readStored(text)
+        documents.insert(document, for: key, cost: Self.cost(of: document, for: key))
+        return document
     }
 
     /// Bytes held and entries, for tests and metrics.

@@ -90,8 +90,8 @@ struct Call: Sendable {
         try VersionNumber.parse(rawParameters["version"] ?? "")
     }
 
-    /// Path parameters and `?application=`, checked in order (the application's code, the
-    /// type, the version), before the application is looked up.
+    /// Path parameters and `?application=`, checked in order (the type, the version, the
+    /// application's code), before the application is looked up.
     func versionPath() throws(RegistryError) -> (code: String, attributesType: String, version: Int32) {
         let attributesType = try pathAttributesType()
         let version = try pathVersion()
