@@ -56,6 +56,24 @@ import Testing
         #expect(cache.statistics.entries == 0)
     }
 
+    @Test func releasesWhatItRemovesAtOnce() {
+        let cache = ByteBoundedCache<String, Tracked>(capacityBytes: 20)
+        weak var evicted: Tracked?
+        weak var removed: Tracked?
+        do {
+            let first = Tracked(), second = Tracked(), third = Tracked()
+            (evicted, removed) = (first, third)
+            cache.insert(first, for: "a", cost: 10)
+            cache.insert(second, for: "b", cost: 10)
+            // Evicts both and takes the second's slot: the first's stays free.
+            cache.insert(third, for: "c", cost: 20)
+        }
+        #expect(evicted == nil)
+        #expect(cache.value(for: "c") != nil)
+        cache.removeAll { $0 == "c" }
+        #expect(removed == nil)
+    }
+
     @Test func staysConsistentUnderConcurrentUse() async {
         let cache = ByteBoundedCache<Int, Int>(capacityBytes: 500)
         await withTaskGroup(of: Void.self) { group in
@@ -72,3 +90,6 @@ import Testing
         for key in 0..<300 { if let value = cache.value(for: key) { #expect(value == key) } }
     }
 }
+
+/// A value whose release a test can see through a weak reference.
+private final class Tracked: Sendable {}

@@ -8,7 +8,10 @@ import Synchronization
 public final class ByteBoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Node {
         var key: Key
-        var value: Value
+        /// Nil once the entry is removed, so what the cache evicts is freed at once: a removed
+        /// slot waits on the free list until an insert reuses it, and a value left there would
+        /// stay alive all that time without counting against the capacity.
+        var value: Value?
         var cost: Int
         var newer: Int?
         var older: Int?
@@ -114,6 +117,7 @@ public final class ByteBoundedCache<Key: Hashable & Sendable, Value: Sendable>: 
         unlink(slot, in: &state)
         state.index[state.nodes[slot].key] = nil
         state.bytes -= state.nodes[slot].cost
+        state.nodes[slot].value = nil
         state.free.append(slot)
     }
 
