@@ -71,10 +71,11 @@ final class LoopSessions: LoopAttachment, LoopTicker, @unchecked Sendable {
         guard !serveScheduled else { return }
         serveScheduled = true
         // A loop that takes no more tasks is stopping: answer now, as its close would.
-        if !loop.execute({
+        let scheduled = loop.execute {
             self.serveScheduled = false
             self.serve()
-        }) { close() }
+        }
+        if !scheduled { close() }
     }
 
     /// Answers everything still held with "shutting down" and closes the sessions; the loop

@@ -153,7 +153,7 @@ enum SchemaHandlers {
     }
 
     static func replayResponse(_ body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")], body: body)
+        JSONResponse.make(bytes: body, headers: [("Idempotent-Replayed", "true")])
     }
 
     /// Deletes with its audit event in one statement, read on the loop. The answer carries the

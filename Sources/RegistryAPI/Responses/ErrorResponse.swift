@@ -43,12 +43,12 @@ enum ErrorResponse {
 /// JSON responses with the right content type.
 enum JSONResponse {
     static func make(status: Int = 200, _ value: JSONValue, headers: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body(value))
+        make(status: status, bytes: body(value), headers: headers)
     }
 
-    /// A 200 whose JSON body is already written.
-    static func make(bytes body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+    /// A response whose JSON body is already written.
+    static func make(status: Int = 200, bytes body: [UInt8], headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 
     /// The body bytes alone (one JSON text and a newline), for responses that are cached.
